@@ -1,0 +1,3 @@
+fn main() {
+    println!("sendpath {}", sendpath_core::VERSION);
+}
