@@ -43,7 +43,9 @@ pub enum Dequeue {
     Empty,
     /// Packets are queued but none may leave before this time (fq pacing): the qdisc watchdog
     /// (`qdisc_watchdog_schedule_range_ns`) must run `__qdisc_run` again then.
-    Throttled { until_ns: u64 },
+    Throttled {
+        until_ns: u64,
+    },
 }
 
 /// Counters in the form `tc -s qdisc show` prints them.

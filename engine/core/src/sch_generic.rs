@@ -69,7 +69,10 @@ impl PfifoFast {
     }
 
     pub fn requeue(&mut self, pkt: Packet) {
-        assert!(self.requeued.is_none(), "pfifo_fast: second requeue before dequeue");
+        assert!(
+            self.requeued.is_none(),
+            "pfifo_fast: second requeue before dequeue"
+        );
         let l = pkt.qdisc_pkt_len() as u64;
         self.backlog_bytes += l;
         self.stats.sent_bytes -= l;

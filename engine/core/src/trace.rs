@@ -140,26 +140,74 @@ pub enum Ev {
     SendmsgCall { size: u64, msg_more: bool },
     /// `tcp_sendmsg_locked` copied `[seq, end_seq)` into skb `skb`, now `skb_len` bytes of a
     /// `size_goal`; `new_skb` when `tcp_stream_alloc_skb` + `tcp_skb_entail` started it.
-    SendmsgCopy { skb: u64, seq: u64, end_seq: u64, skb_len: u64, size_goal: u64, new_skb: bool },
+    SendmsgCopy {
+        skb: u64,
+        seq: u64,
+        end_seq: u64,
+        skb_len: u64,
+        size_goal: u64,
+        new_skb: bool,
+    },
     /// `sk_stream_wait_memory`: the writer sleeps (`gate` is `Sndbuf` or `NotsentLowat`).
-    SendmsgWait { gate: Gate, wmem_queued: u64, sndbuf: u64, notsent: u64 },
+    SendmsgWait {
+        gate: Gate,
+        wmem_queued: u64,
+        sndbuf: u64,
+        notsent: u64,
+    },
     /// `sk_stream_write_space` woke the writer.
-    WriteSpace { wmem_queued: u64, sndbuf: u64, notsent: u64 },
+    WriteSpace {
+        wmem_queued: u64,
+        sndbuf: u64,
+        notsent: u64,
+    },
     /// `tcp_sendmsg` returned `copied` bytes to the application.
     SendmsgDone { copied: u64 },
     /// `tcp_push`: the tail skb was autocorked (`tcp_should_autocork`) and `TSQ_THROTTLED` set.
     /// `counted` when `TcpExtTCPAutoCorking` was incremented (the bit was not yet set).
-    Autocork { skb: u64, skb_len: u64, size_goal: u64, wmem_alloc: u64, truesize: u64, counted: bool },
+    Autocork {
+        skb: u64,
+        skb_len: u64,
+        size_goal: u64,
+        wmem_alloc: u64,
+        truesize: u64,
+        counted: bool,
+    },
     /// `tcp_write_xmit` stopped at skb `skb` `[seq, end_seq)` because of `gate`;
     /// `a`, `b` are the numbers the test compared (documented per gate in [`Ev::describe`]).
-    XmitHold { skb: u64, seq: u64, end_seq: u64, gate: Gate, a: u64, b: u64 },
+    XmitHold {
+        skb: u64,
+        seq: u64,
+        end_seq: u64,
+        gate: Gate,
+        a: u64,
+        b: u64,
+    },
     /// `tso_fragment` / `tcp_fragment` split skb `skb` at `len` bytes; the rest is `new_skb`.
-    Fragment { skb: u64, new_skb: u64, len: u64, rest: u64 },
+    Fragment {
+        skb: u64,
+        new_skb: u64,
+        len: u64,
+        rest: u64,
+    },
     /// `__tcp_transmit_skb`: clone `pkt` of skb `skb` carrying `[seq, end_seq)` in `segs`
     /// segments, `len` bytes at the IP layer, `truesize` charged to `sk_wmem_alloc`.
-    Xmit { skb: u64, pkt: u64, seq: u64, end_seq: u64, segs: u64, len: u64, truesize: u64 },
+    Xmit {
+        skb: u64,
+        pkt: u64,
+        seq: u64,
+        end_seq: u64,
+        segs: u64,
+        len: u64,
+        truesize: u64,
+    },
     /// A pure ACK `pkt` acknowledging `ack` left TCP, advertising `window` bytes.
-    AckXmit { pkt: u64, ack: u64, window: u64, reason: AckReason },
+    AckXmit {
+        pkt: u64,
+        ack: u64,
+        window: u64,
+        reason: AckReason,
+    },
     /// `q->enqueue`: `pkt` entered the qdisc, now `qlen` packets / `backlog` bytes.
     QdiscEnqueue { pkt: u64, qlen: u64, backlog: u64 },
     /// The qdisc dropped `pkt` (reason: see `qdisc::DropReason` as a number).
@@ -170,21 +218,41 @@ pub enum Ev {
     QdiscThrottle { until_ns: u64 },
     /// `ndo_start_xmit`: `pkt` posted to the TX ring (`ring_used` of `ring_size` slots);
     /// BQL `inflight` bytes against `limit`.
-    RingPost { pkt: u64, ring_used: u64, ring_size: u64, bql_inflight: u64, bql_limit: u64 },
+    RingPost {
+        pkt: u64,
+        ring_used: u64,
+        ring_size: u64,
+        bql_inflight: u64,
+        bql_limit: u64,
+    },
     /// `netif_tx_stop_queue` (ring full: `gate` RingFull) or BQL `STACK_XOFF` (`gate` Bql).
     QueueStop { gate: Gate },
     /// The TX queue was woken (`netif_tx_wake_queue` / `netif_schedule_queue`).
     QueueWake,
     /// Frame(s) of `pkt` start serialization; the last bit leaves at `end_ns`.
-    WireTx { pkt: u64, wire_bytes: u64, segs: u64, end_ns: u64 },
+    WireTx {
+        pkt: u64,
+        wire_bytes: u64,
+        segs: u64,
+        end_ns: u64,
+    },
     /// `pkt` fully received by the peer's NIC.
     WireRx { pkt: u64, segs: u64 },
     /// A TX-completion interrupt's NAPI poll cleaned `descs` descriptors, `bytes` bytes
     /// (`netdev_tx_completed_queue`); BQL `limit` after `dql_completed`.
-    TxCompletion { descs: u64, bytes: u64, bql_limit: u64 },
+    TxCompletion {
+        descs: u64,
+        bytes: u64,
+        bql_limit: u64,
+    },
     /// `tcp_wfree`: clone `pkt` freed, `truesize` released, `wmem_alloc` left;
     /// `tsq_queued` when `TSQ_THROTTLED` was set and the TSQ handler is scheduled.
-    TcpWfree { pkt: u64, truesize: u64, wmem_alloc: u64, tsq_queued: bool },
+    TcpWfree {
+        pkt: u64,
+        truesize: u64,
+        wmem_alloc: u64,
+        tsq_queued: bool,
+    },
     /// `tcp_tsq_handler` ran `tcp_write_xmit` for the socket.
     TsqHandler,
     /// GRO merged `segs` segments into one skb before TCP saw it (`napi_gro_receive`).
@@ -192,9 +260,22 @@ pub enum Ev {
     /// `tcp_rcv_established` accepted in-order data `[seq, end_seq)`.
     RcvData { seq: u64, end_seq: u64, segs: u64 },
     /// `tcp_send_delayed_ack` armed the delayed-ACK timer: fires at `timeout_ns`, `ato_ms`.
-    DelackSched { timeout_ns: u64, ato_us: u64, quick: u64, pingpong: u64 },
+    DelackSched {
+        timeout_ns: u64,
+        ato_us: u64,
+        quick: u64,
+        pingpong: u64,
+    },
     /// `tcp_ack`: cumulative `ack`, `acked` bytes newly acknowledged, state after.
-    AckRcvd { ack: u64, acked: u64, cwnd: u64, ssthresh: u64, srtt_us: u64, pacing_rate: u64, packets_out: u64 },
+    AckRcvd {
+        ack: u64,
+        acked: u64,
+        cwnd: u64,
+        ssthresh: u64,
+        srtt_us: u64,
+        pacing_rate: u64,
+        packets_out: u64,
+    },
     /// The application read `bytes` (`tcp_recvmsg`).
     Recvmsg { bytes: u64 },
     /// A zero-window / cork probe timer (`ICSK_TIME_PROBE0`) fired and sent `bytes`.
@@ -225,7 +306,10 @@ pub type Fields = Vec<(&'static str, u64)>;
 impl Ev {
     /// Stable numeric code of the kind (the `kind` column).
     pub fn code(&self) -> u16 {
-        KINDS.iter().position(|k| k.name == self.kind_name()).unwrap() as u16
+        KINDS
+            .iter()
+            .position(|k| k.name == self.kind_name())
+            .unwrap() as u16
     }
 
     /// Short kind name (`"autocork"`, `"xmit"`, ...).
@@ -276,7 +360,14 @@ impl Ev {
         use Ev::*;
         match *self {
             SendmsgCall { size, msg_more } => vec![("size", size), ("msg_more", msg_more as u64)],
-            SendmsgCopy { skb, seq, end_seq, skb_len, size_goal, new_skb } => vec![
+            SendmsgCopy {
+                skb,
+                seq,
+                end_seq,
+                skb_len,
+                size_goal,
+                new_skb,
+            } => vec![
                 ("skb", skb),
                 ("seq", seq),
                 ("end_seq", end_seq),
@@ -284,17 +375,37 @@ impl Ev {
                 ("size_goal", size_goal),
                 ("new_skb", new_skb as u64),
             ],
-            SendmsgWait { gate, wmem_queued, sndbuf, notsent } => vec![
+            SendmsgWait {
+                gate,
+                wmem_queued,
+                sndbuf,
+                notsent,
+            } => vec![
                 ("gate", gate as u64),
                 ("wmem_queued", wmem_queued),
                 ("sndbuf", sndbuf),
                 ("notsent", notsent),
             ],
-            WriteSpace { wmem_queued, sndbuf, notsent } => {
-                vec![("wmem_queued", wmem_queued), ("sndbuf", sndbuf), ("notsent", notsent)]
+            WriteSpace {
+                wmem_queued,
+                sndbuf,
+                notsent,
+            } => {
+                vec![
+                    ("wmem_queued", wmem_queued),
+                    ("sndbuf", sndbuf),
+                    ("notsent", notsent),
+                ]
             }
             SendmsgDone { copied } => vec![("copied", copied)],
-            Autocork { skb, skb_len, size_goal, wmem_alloc, truesize, counted } => vec![
+            Autocork {
+                skb,
+                skb_len,
+                size_goal,
+                wmem_alloc,
+                truesize,
+                counted,
+            } => vec![
                 ("skb", skb),
                 ("skb_len", skb_len),
                 ("size_goal", size_goal),
@@ -302,7 +413,14 @@ impl Ev {
                 ("truesize", truesize),
                 ("counted", counted as u64),
             ],
-            XmitHold { skb, seq, end_seq, gate, a, b } => vec![
+            XmitHold {
+                skb,
+                seq,
+                end_seq,
+                gate,
+                a,
+                b,
+            } => vec![
                 ("skb", skb),
                 ("seq", seq),
                 ("end_seq", end_seq),
@@ -310,10 +428,28 @@ impl Ev {
                 ("a", a),
                 ("b", b),
             ],
-            Fragment { skb, new_skb, len, rest } => {
-                vec![("skb", skb), ("new_skb", new_skb), ("len", len), ("rest", rest)]
+            Fragment {
+                skb,
+                new_skb,
+                len,
+                rest,
+            } => {
+                vec![
+                    ("skb", skb),
+                    ("new_skb", new_skb),
+                    ("len", len),
+                    ("rest", rest),
+                ]
             }
-            Xmit { skb, pkt, seq, end_seq, segs, len, truesize } => vec![
+            Xmit {
+                skb,
+                pkt,
+                seq,
+                end_seq,
+                segs,
+                len,
+                truesize,
+            } => vec![
                 ("skb", skb),
                 ("pkt", pkt),
                 ("seq", seq),
@@ -322,8 +458,18 @@ impl Ev {
                 ("len", len),
                 ("truesize", truesize),
             ],
-            AckXmit { pkt, ack, window, reason } => {
-                vec![("pkt", pkt), ("ack", ack), ("window", window), ("reason", reason as u64)]
+            AckXmit {
+                pkt,
+                ack,
+                window,
+                reason,
+            } => {
+                vec![
+                    ("pkt", pkt),
+                    ("ack", ack),
+                    ("window", window),
+                    ("reason", reason as u64),
+                ]
             }
             QdiscEnqueue { pkt, qlen, backlog } => {
                 vec![("pkt", pkt), ("qlen", qlen), ("backlog", backlog)]
@@ -331,7 +477,13 @@ impl Ev {
             QdiscDrop { pkt, reason } => vec![("pkt", pkt), ("reason", reason)],
             QdiscDequeue { pkt, sojourn_ns } => vec![("pkt", pkt), ("sojourn_ns", sojourn_ns)],
             QdiscThrottle { until_ns } => vec![("until_ns", until_ns)],
-            RingPost { pkt, ring_used, ring_size, bql_inflight, bql_limit } => vec![
+            RingPost {
+                pkt,
+                ring_used,
+                ring_size,
+                bql_inflight,
+                bql_limit,
+            } => vec![
                 ("pkt", pkt),
                 ("ring_used", ring_used),
                 ("ring_size", ring_size),
@@ -340,14 +492,33 @@ impl Ev {
             ],
             QueueStop { gate } => vec![("gate", gate as u64)],
             QueueWake => vec![],
-            WireTx { pkt, wire_bytes, segs, end_ns } => {
-                vec![("pkt", pkt), ("wire_bytes", wire_bytes), ("segs", segs), ("end_ns", end_ns)]
+            WireTx {
+                pkt,
+                wire_bytes,
+                segs,
+                end_ns,
+            } => {
+                vec![
+                    ("pkt", pkt),
+                    ("wire_bytes", wire_bytes),
+                    ("segs", segs),
+                    ("end_ns", end_ns),
+                ]
             }
             WireRx { pkt, segs } => vec![("pkt", pkt), ("segs", segs)],
-            TxCompletion { descs, bytes, bql_limit } => {
+            TxCompletion {
+                descs,
+                bytes,
+                bql_limit,
+            } => {
                 vec![("descs", descs), ("bytes", bytes), ("bql_limit", bql_limit)]
             }
-            TcpWfree { pkt, truesize, wmem_alloc, tsq_queued } => vec![
+            TcpWfree {
+                pkt,
+                truesize,
+                wmem_alloc,
+                tsq_queued,
+            } => vec![
                 ("pkt", pkt),
                 ("truesize", truesize),
                 ("wmem_alloc", wmem_alloc),
@@ -358,13 +529,26 @@ impl Ev {
             RcvData { seq, end_seq, segs } => {
                 vec![("seq", seq), ("end_seq", end_seq), ("segs", segs)]
             }
-            DelackSched { timeout_ns, ato_us, quick, pingpong } => vec![
+            DelackSched {
+                timeout_ns,
+                ato_us,
+                quick,
+                pingpong,
+            } => vec![
                 ("timeout_ns", timeout_ns),
                 ("ato_us", ato_us),
                 ("quick", quick),
                 ("pingpong", pingpong),
             ],
-            AckRcvd { ack, acked, cwnd, ssthresh, srtt_us, pacing_rate, packets_out } => vec![
+            AckRcvd {
+                ack,
+                acked,
+                cwnd,
+                ssthresh,
+                srtt_us,
+                pacing_rate,
+                packets_out,
+            } => vec![
                 ("ack", ack),
                 ("acked", acked),
                 ("cwnd", cwnd),
@@ -377,7 +561,11 @@ impl Ev {
             Probe0 { bytes } => vec![("bytes", bytes)],
             Rto { seq } => vec![("seq", seq)],
             CpuWait { wait_ns } => vec![("wait_ns", wait_ns)],
-            Established { mss, sndbuf, rcvbuf } => {
+            Established {
+                mss,
+                sndbuf,
+                rcvbuf,
+            } => {
                 vec![("mss", mss), ("sndbuf", sndbuf), ("rcvbuf", rcvbuf)]
             }
             Drop { pkt, .. } => vec![("pkt", pkt)],
@@ -535,38 +723,181 @@ pub struct KindInfo {
 
 /// Every event kind, in code order.
 pub const KINDS: &[KindInfo] = &[
-    KindInfo { name: "sendmsg", func: "tcp_sendmsg", fields: &["size", "msg_more"] },
-    KindInfo { name: "sendmsg_copy", func: "tcp_sendmsg_locked", fields: &["skb", "seq", "end_seq", "skb_len", "size_goal", "new_skb"] },
-    KindInfo { name: "sendmsg_wait", func: "sk_stream_wait_memory", fields: &["gate", "wmem_queued", "sndbuf", "notsent"] },
-    KindInfo { name: "write_space", func: "sk_stream_write_space", fields: &["wmem_queued", "sndbuf", "notsent"] },
-    KindInfo { name: "sendmsg_done", func: "tcp_sendmsg", fields: &["copied"] },
-    KindInfo { name: "autocork", func: "tcp_push", fields: &["skb", "skb_len", "size_goal", "wmem_alloc", "truesize", "counted"] },
-    KindInfo { name: "xmit_hold", func: "tcp_write_xmit", fields: &["skb", "seq", "end_seq", "gate", "a", "b"] },
-    KindInfo { name: "fragment", func: "tso_fragment", fields: &["skb", "new_skb", "len", "rest"] },
-    KindInfo { name: "xmit", func: "__tcp_transmit_skb", fields: &["skb", "pkt", "seq", "end_seq", "segs", "len", "truesize"] },
-    KindInfo { name: "ack_xmit", func: "__tcp_send_ack", fields: &["pkt", "ack", "window", "reason"] },
-    KindInfo { name: "qdisc_enqueue", func: "dev_queue_xmit", fields: &["pkt", "qlen", "backlog"] },
-    KindInfo { name: "qdisc_drop", func: "qdisc_drop", fields: &["pkt", "reason"] },
-    KindInfo { name: "qdisc_dequeue", func: "dequeue_skb", fields: &["pkt", "sojourn_ns"] },
-    KindInfo { name: "qdisc_throttle", func: "fq_dequeue", fields: &["until_ns"] },
-    KindInfo { name: "ring_post", func: "ndo_start_xmit", fields: &["pkt", "ring_used", "ring_size", "bql_inflight", "bql_limit"] },
-    KindInfo { name: "queue_stop", func: "netif_tx_stop_queue", fields: &["gate"] },
-    KindInfo { name: "queue_wake", func: "netif_tx_wake_queue", fields: &[] },
-    KindInfo { name: "wire_tx", func: "phy", fields: &["pkt", "wire_bytes", "segs", "end_ns"] },
-    KindInfo { name: "wire_rx", func: "napi_gro_receive", fields: &["pkt", "segs"] },
-    KindInfo { name: "tx_completion", func: "netdev_tx_completed_queue", fields: &["descs", "bytes", "bql_limit"] },
-    KindInfo { name: "tcp_wfree", func: "tcp_wfree", fields: &["pkt", "truesize", "wmem_alloc", "tsq_queued"] },
-    KindInfo { name: "tsq_handler", func: "tcp_tsq_handler", fields: &[] },
-    KindInfo { name: "gro", func: "napi_gro_receive", fields: &["segs", "bytes"] },
-    KindInfo { name: "rcv_data", func: "tcp_rcv_established", fields: &["seq", "end_seq", "segs"] },
-    KindInfo { name: "delack_sched", func: "tcp_send_delayed_ack", fields: &["timeout_ns", "ato_us", "quick", "pingpong"] },
-    KindInfo { name: "ack_rcvd", func: "tcp_ack", fields: &["ack", "acked", "cwnd", "ssthresh", "srtt_us", "pacing_rate", "packets_out"] },
-    KindInfo { name: "recvmsg", func: "tcp_recvmsg", fields: &["bytes"] },
-    KindInfo { name: "probe0", func: "tcp_send_probe0", fields: &["bytes"] },
-    KindInfo { name: "rto", func: "tcp_retransmit_timer", fields: &["seq"] },
-    KindInfo { name: "cpu_wait", func: "schedule", fields: &["wait_ns"] },
-    KindInfo { name: "established", func: "tcp_finish_connect", fields: &["mss", "sndbuf", "rcvbuf"] },
-    KindInfo { name: "drop", func: "kfree_skb", fields: &["pkt"] },
+    KindInfo {
+        name: "sendmsg",
+        func: "tcp_sendmsg",
+        fields: &["size", "msg_more"],
+    },
+    KindInfo {
+        name: "sendmsg_copy",
+        func: "tcp_sendmsg_locked",
+        fields: &["skb", "seq", "end_seq", "skb_len", "size_goal", "new_skb"],
+    },
+    KindInfo {
+        name: "sendmsg_wait",
+        func: "sk_stream_wait_memory",
+        fields: &["gate", "wmem_queued", "sndbuf", "notsent"],
+    },
+    KindInfo {
+        name: "write_space",
+        func: "sk_stream_write_space",
+        fields: &["wmem_queued", "sndbuf", "notsent"],
+    },
+    KindInfo {
+        name: "sendmsg_done",
+        func: "tcp_sendmsg",
+        fields: &["copied"],
+    },
+    KindInfo {
+        name: "autocork",
+        func: "tcp_push",
+        fields: &[
+            "skb",
+            "skb_len",
+            "size_goal",
+            "wmem_alloc",
+            "truesize",
+            "counted",
+        ],
+    },
+    KindInfo {
+        name: "xmit_hold",
+        func: "tcp_write_xmit",
+        fields: &["skb", "seq", "end_seq", "gate", "a", "b"],
+    },
+    KindInfo {
+        name: "fragment",
+        func: "tso_fragment",
+        fields: &["skb", "new_skb", "len", "rest"],
+    },
+    KindInfo {
+        name: "xmit",
+        func: "__tcp_transmit_skb",
+        fields: &["skb", "pkt", "seq", "end_seq", "segs", "len", "truesize"],
+    },
+    KindInfo {
+        name: "ack_xmit",
+        func: "__tcp_send_ack",
+        fields: &["pkt", "ack", "window", "reason"],
+    },
+    KindInfo {
+        name: "qdisc_enqueue",
+        func: "dev_queue_xmit",
+        fields: &["pkt", "qlen", "backlog"],
+    },
+    KindInfo {
+        name: "qdisc_drop",
+        func: "qdisc_drop",
+        fields: &["pkt", "reason"],
+    },
+    KindInfo {
+        name: "qdisc_dequeue",
+        func: "dequeue_skb",
+        fields: &["pkt", "sojourn_ns"],
+    },
+    KindInfo {
+        name: "qdisc_throttle",
+        func: "fq_dequeue",
+        fields: &["until_ns"],
+    },
+    KindInfo {
+        name: "ring_post",
+        func: "ndo_start_xmit",
+        fields: &["pkt", "ring_used", "ring_size", "bql_inflight", "bql_limit"],
+    },
+    KindInfo {
+        name: "queue_stop",
+        func: "netif_tx_stop_queue",
+        fields: &["gate"],
+    },
+    KindInfo {
+        name: "queue_wake",
+        func: "netif_tx_wake_queue",
+        fields: &[],
+    },
+    KindInfo {
+        name: "wire_tx",
+        func: "phy",
+        fields: &["pkt", "wire_bytes", "segs", "end_ns"],
+    },
+    KindInfo {
+        name: "wire_rx",
+        func: "napi_gro_receive",
+        fields: &["pkt", "segs"],
+    },
+    KindInfo {
+        name: "tx_completion",
+        func: "netdev_tx_completed_queue",
+        fields: &["descs", "bytes", "bql_limit"],
+    },
+    KindInfo {
+        name: "tcp_wfree",
+        func: "tcp_wfree",
+        fields: &["pkt", "truesize", "wmem_alloc", "tsq_queued"],
+    },
+    KindInfo {
+        name: "tsq_handler",
+        func: "tcp_tsq_handler",
+        fields: &[],
+    },
+    KindInfo {
+        name: "gro",
+        func: "napi_gro_receive",
+        fields: &["segs", "bytes"],
+    },
+    KindInfo {
+        name: "rcv_data",
+        func: "tcp_rcv_established",
+        fields: &["seq", "end_seq", "segs"],
+    },
+    KindInfo {
+        name: "delack_sched",
+        func: "tcp_send_delayed_ack",
+        fields: &["timeout_ns", "ato_us", "quick", "pingpong"],
+    },
+    KindInfo {
+        name: "ack_rcvd",
+        func: "tcp_ack",
+        fields: &[
+            "ack",
+            "acked",
+            "cwnd",
+            "ssthresh",
+            "srtt_us",
+            "pacing_rate",
+            "packets_out",
+        ],
+    },
+    KindInfo {
+        name: "recvmsg",
+        func: "tcp_recvmsg",
+        fields: &["bytes"],
+    },
+    KindInfo {
+        name: "probe0",
+        func: "tcp_send_probe0",
+        fields: &["bytes"],
+    },
+    KindInfo {
+        name: "rto",
+        func: "tcp_retransmit_timer",
+        fields: &["seq"],
+    },
+    KindInfo {
+        name: "cpu_wait",
+        func: "schedule",
+        fields: &["wait_ns"],
+    },
+    KindInfo {
+        name: "established",
+        func: "tcp_finish_connect",
+        fields: &["mss", "sndbuf", "rcvbuf"],
+    },
+    KindInfo {
+        name: "drop",
+        func: "kfree_skb",
+        fields: &["pkt"],
+    },
 ];
 
 /// The widest kind's field count: the number of value columns in [`Columns`].
@@ -637,7 +968,12 @@ pub struct Trace {
 
 impl Trace {
     pub fn new(enabled: bool, limit: usize) -> Trace {
-        Trace { enabled, limit, truncated: false, records: Vec::new() }
+        Trace {
+            enabled,
+            limit,
+            truncated: false,
+            records: Vec::new(),
+        }
     }
 
     #[inline]
@@ -649,7 +985,12 @@ impl Trace {
             self.truncated = true;
             return;
         }
-        self.records.push(Record { t_ns, host, sk, ev: ev() });
+        self.records.push(Record {
+            t_ns,
+            host,
+            sk,
+            ev: ev(),
+        });
     }
 }
 
@@ -660,15 +1001,46 @@ mod tests {
     #[test]
     fn every_kind_publishes_the_fields_its_events_carry() {
         let samples = [
-            Ev::SendmsgCall { size: 1, msg_more: false },
-            Ev::Autocork { skb: 1, skb_len: 2, size_goal: 3, wmem_alloc: 4, truesize: 5, counted: true },
-            Ev::Xmit { skb: 1, pkt: 2, seq: 3, end_seq: 4, segs: 5, len: 6, truesize: 7 },
+            Ev::SendmsgCall {
+                size: 1,
+                msg_more: false,
+            },
+            Ev::Autocork {
+                skb: 1,
+                skb_len: 2,
+                size_goal: 3,
+                wmem_alloc: 4,
+                truesize: 5,
+                counted: true,
+            },
+            Ev::Xmit {
+                skb: 1,
+                pkt: 2,
+                seq: 3,
+                end_seq: 4,
+                segs: 5,
+                len: 6,
+                truesize: 7,
+            },
             Ev::QueueWake,
-            Ev::AckRcvd { ack: 1, acked: 2, cwnd: 3, ssthresh: 4, srtt_us: 5, pacing_rate: 6, packets_out: 7 },
+            Ev::AckRcvd {
+                ack: 1,
+                acked: 2,
+                cwnd: 3,
+                ssthresh: 4,
+                srtt_us: 5,
+                pacing_rate: 6,
+                packets_out: 7,
+            },
         ];
         for ev in samples {
             let names: Vec<_> = ev.fields().iter().map(|f| f.0).collect();
-            assert_eq!(names, KINDS[ev.code() as usize].fields, "{}", ev.kind_name());
+            assert_eq!(
+                names,
+                KINDS[ev.code() as usize].fields,
+                "{}",
+                ev.kind_name()
+            );
             assert!(names.len() <= MAX_FIELDS);
         }
     }
@@ -679,7 +1051,15 @@ mod tests {
             t_ns: 5,
             host: 1,
             sk: 0,
-            ev: Ev::AckRcvd { ack: 1, acked: 2, cwnd: 10, ssthresh: u64::MAX, srtt_us: 5, pacing_rate: 6, packets_out: 7 },
+            ev: Ev::AckRcvd {
+                ack: 1,
+                acked: 2,
+                cwnd: 10,
+                ssthresh: u64::MAX,
+                srtt_us: 5,
+                pacing_rate: 6,
+                packets_out: 7,
+            },
         };
         let c = Columns::from_records(&[r]);
         assert_eq!(c.values[3], f64::INFINITY);
