@@ -9,7 +9,7 @@
 use crate::sch_fq::Fq;
 use crate::sch_fq_codel::FqCodel;
 use crate::sch_generic::PfifoFast;
-use crate::skb::Packet;
+use crate::skb::{Packet, SockId};
 
 /// Result of an enqueue (`NET_XMIT_SUCCESS` / `NET_XMIT_DROP` / `NET_XMIT_CN`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,7 +19,28 @@ pub enum EnqueueResult {
     Dropped(Box<Packet>, DropReason),
     /// Enqueued, but the qdisc dropped *another* packet to make room (fq_codel's
     /// `fq_codel_drop` on overlimit): `NET_XMIT_CN`.
+    ///
+    /// fq_codel returns `NET_XMIT_CN` only when the victims came from the new packet's own
+    /// flow (which may include the new packet itself: head drops of a fat flow); victims of
+    /// another flow are reported as [`QdiscEvent::Dropped`] with `Success`, as the kernel
+    /// returns `NET_XMIT_SUCCESS` then. TCP treats both the same (`net_xmit_eval`).
     Congested(Vec<Packet>),
+}
+
+/// Something a qdisc did besides the call's result, drained by the device after each call
+/// ([`Qdisc::drain_events`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QdiscEvent {
+    /// fq throttled the flow of `sk` (`NO_SOCK` for an orphan flow) until `until_ns`
+    /// (`fq_flow_set_throttled`).
+    Throttled { sk: SockId, until_ns: u64 },
+    /// fq set `sk->sk_pacing_status = SK_PACING_FQ` (`fq_classify`, 4.13+): TCP must now rely
+    /// on fq for pacing (no internal pacing; 4.20..6.15 also exempts the socket from the
+    /// `tcp_limit_output_bytes` clamp in `tcp_small_queue_check`). Reported once per socket.
+    PacingFq { sk: SockId },
+    /// A packet dropped outside the enqueue result: CoDel drops during dequeue, fq_codel's
+    /// overlimit drops of another flow. The skb is freed (its destructor runs).
+    Dropped(Box<Packet>, DropReason),
 }
 
 /// Why a qdisc dropped a packet (shown in the trace and counted in `tc -s` `dropped`).
@@ -33,6 +54,11 @@ pub enum DropReason {
     Horizon,
     /// fq_codel/CoDel control-law drop.
     Codel,
+    /// fq_codel `memory_limit` reached (`drop_overmemory`).
+    Overmemory,
+    /// A `noqueue` device whose TX queue is stopped (`__dev_queue_xmit`: "Virtual device
+    /// asks to queue packet!").
+    TxQueueStopped,
 }
 
 /// Result of a dequeue attempt.
@@ -68,6 +94,9 @@ pub struct QdiscStats {
 }
 
 /// The qdisc kinds the model implements.
+// One qdisc per device, built once and never moved on the hot path: the size of the largest
+// variant (fq's tables) costs nothing, while boxing it would add an indirection per packet.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Qdisc {
     /// No queue (`noqueue`, loopback and veth): `dev_queue_xmit` calls the driver directly.
@@ -113,6 +142,36 @@ impl Qdisc {
             Qdisc::PfifoFast(q) => q.requeue(pkt),
             Qdisc::Fq(q) => q.requeue(pkt),
             Qdisc::FqCodel(q) => q.requeue(pkt),
+        }
+    }
+
+    /// `TCQ_F_CAN_BYPASS`: may `__dev_xmit_skb` hand a packet straight to the driver when
+    /// this qdisc is empty? (pfifo_fast, fq_codel: yes; fq: no, it has its own fast path.)
+    pub fn can_bypass(&self) -> bool {
+        match self {
+            Qdisc::Noqueue => false,
+            Qdisc::PfifoFast(q) => q.can_bypass,
+            Qdisc::Fq(_) => false,
+            Qdisc::FqCodel(q) => q.can_bypass(),
+        }
+    }
+
+    /// The bypass path's `qdisc_bstats_update`: the packet counts as sent by the qdisc.
+    pub fn bypass(&mut self, pkt: &Packet) {
+        match self {
+            Qdisc::PfifoFast(q) => q.bypass(pkt),
+            Qdisc::FqCodel(q) => q.bypass(pkt),
+            Qdisc::Noqueue | Qdisc::Fq(_) => panic!("{} cannot be bypassed", self.kind()),
+        }
+    }
+
+    /// Appends to `out` what the qdisc did since the last call besides its results
+    /// (throttles, pacing marks, drops during dequeue).
+    pub fn drain_events(&mut self, out: &mut Vec<QdiscEvent>) {
+        match self {
+            Qdisc::Noqueue | Qdisc::PfifoFast(_) => {}
+            Qdisc::Fq(q) => q.drain_events(out),
+            Qdisc::FqCodel(q) => q.drain_events(out),
         }
     }
 

@@ -1,47 +1,139 @@
-//! `pfifo_fast`, the default qdisc (`net/sched/sch_generic.c`, Linux 6.18).
+//! `pfifo_fast`, the default qdisc, and the generic requeue slot (`q->gso_skb`) every qdisc has
+//! (`net/sched/sch_generic.c`, Linux 6.18; the pre-4.16 limit rule from the 4.15 source).
 //!
 //! Three bands served in strict priority; `skb->priority & TC_PRIO_MAX` selects the band
-//! through `prio2band`. Since 4.16 each band is a ring of `dev->tx_queue_len` slots, so the
-//! limit applies per band.
+//! through `prio2band`. Since 4.16 (lockless pfifo_fast, "net: sched: add support for
+//! TCQ_F_NOLOCK subqueues to sch_mq") each band is a `skb_array` ring of `dev->tx_queue_len`
+//! slots, so the limit applies per band; before, one limit applied to the whole qdisc.
+//!
+//! `noqueue` has no code here: it is [`crate::qdisc::Qdisc::Noqueue`], and `__dev_queue_xmit`
+//! (in `dev.rs`) hands packets straight to the driver when the qdisc has no `enqueue`.
 //!
 //! Simplified:
 //! - one TX queue (no `mq` parent), because the model's NIC has one TX ring; visible effect:
 //!   none for a single queue.
+//! - per-CPU statistics are one set, because the model runs the qdisc on one logical CPU at a
+//!   time; visible effect: none (`tc` sums the per-CPU counters).
 
 use std::collections::VecDeque;
 
 use crate::qdisc::{Dequeue, DropReason, EnqueueResult, QdiscStats};
 use crate::skb::Packet;
 
-/// `prio2band` (sch_generic.c): `skb->priority & 15` to band.
+/// `TC_PRIO_MAX`: `skb->priority & TC_PRIO_MAX` indexes `prio2band`.
+pub const TC_PRIO_MAX: u8 = 15;
+
+/// `prio2band` (sch_generic.c), also `sch_default_prio2band` used by fq 6.7+.
 pub const PRIO2BAND: [usize; 16] = [1, 2, 2, 2, 1, 2, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1];
+/// `PFIFO_FAST_BANDS`.
 pub const PFIFO_FAST_BANDS: usize = 3;
 
+/// `q->gso_skb`: packets `dev_requeue_skb` put back after the driver refused them. They are
+/// already dequeued (their bytes already counted in "Sent") and validated (already segmented);
+/// `dequeue_skb` hands them out before asking the qdisc. Every qdisc kind has one.
+#[derive(Clone, Debug, Default)]
+pub struct GsoSkb {
+    q: VecDeque<Packet>,
+    bytes: u64,
+}
+
+impl GsoSkb {
+    /// `__dev_requeue_skb`: append (a requeued list keeps its order).
+    pub fn push(&mut self, pkt: Packet, stats: &mut QdiscStats) {
+        self.bytes += pkt.qdisc_pkt_len() as u64;
+        stats.requeues += 1; // q->qstats.requeues++
+        self.q.push_back(pkt);
+    }
+
+    /// The head of the requeue list, removed.
+    pub fn pop(&mut self) -> Option<Packet> {
+        let p = self.q.pop_front()?;
+        self.bytes -= p.qdisc_pkt_len() as u64;
+        Some(p)
+    }
+
+    pub fn len(&self) -> u32 {
+        self.q.len() as u32
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.q.is_empty()
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+/// `qdisc_bstats_update`: "Sent" counts `qdisc_pkt_len` bytes and, for a GSO skb, every
+/// segment as a packet.
+#[inline]
+pub fn qdisc_bstats_update(stats: &mut QdiscStats, pkt: &Packet) {
+    stats.sent_bytes += pkt.qdisc_pkt_len() as u64;
+    stats.sent_packets += pkt.gso_segs.max(1) as u64;
+}
+
+/// `struct pfifo_fast_priv` plus the qdisc's counters.
 #[derive(Clone, Debug)]
 pub struct PfifoFast {
-    /// `dev->tx_queue_len` (`ip link set txqueuelen`): slots per band.
+    /// `dev->tx_queue_len` (`ip link set txqueuelen`, default 1000).
     pub txqueuelen: u32,
+    /// 4.16+: the limit applies to each band's ring; before, to the sum of all bands.
+    pub per_band_limit: bool,
+    /// `TCQ_F_CAN_BYPASS`: an empty qdisc is bypassed by `__dev_xmit_skb` (`sch_direct_xmit`
+    /// without enqueue). Set by `pfifo_fast_init`; the lockless pfifo_fast of 4.16..5.13 could
+    /// not use it (restored by "net: sched: implement TCQ_F_CAN_BYPASS for lockless qdisc",
+    /// 5.14).
+    pub can_bypass: bool,
     bands: [VecDeque<Packet>; PFIFO_FAST_BANDS],
-    requeued: Option<Packet>,
+    gso_skb: GsoSkb,
     backlog_bytes: u64,
     stats: QdiscStats,
 }
 
 impl PfifoFast {
+    /// pfifo_fast as today's kernels build it: per-band limit, bypass allowed.
     pub fn new(txqueuelen: u32) -> Self {
+        Self::for_kernel(6, 18, txqueuelen)
+    }
+
+    /// pfifo_fast as kernel `major.minor` builds it (`pfifo_fast_init`).
+    pub fn for_kernel(major: u32, minor: u32, txqueuelen: u32) -> Self {
+        // pfifo_fast_init (4.16+): skb_array_init(q, dev->tx_queue_len) fails for 0.
+        assert!(
+            txqueuelen > 0,
+            "pfifo_fast needs txqueuelen >= 1 (the kernel refuses a 0-slot ring)"
+        );
+        let v = (major, minor);
+        let lockless = v >= (4, 16);
         PfifoFast {
             txqueuelen,
+            per_band_limit: lockless,
+            can_bypass: !lockless || v >= (5, 14),
             bands: Default::default(),
-            requeued: None,
+            gso_skb: GsoSkb::default(),
             backlog_bytes: 0,
             stats: QdiscStats::default(),
         }
     }
 
-    /// `pfifo_fast_enqueue`: drop (`qdisc_drop_cpu`) when the band's ring is full.
+    fn queued_in_bands(&self) -> u32 {
+        self.bands.iter().map(|b| b.len() as u32).sum()
+    }
+
+    /// `pfifo_fast_enqueue`: the band is `prio2band[skb->priority & TC_PRIO_MAX]`; a full ring
+    /// (4.16+: this band has `txqueuelen` packets; before: the qdisc holds `txqueuelen`) drops
+    /// the packet (`qdisc_drop_cpu`, counted in `dropped`). Returns `Success` or `Dropped`.
     pub fn enqueue(&mut self, pkt: Packet, _now_ns: u64) -> EnqueueResult {
-        let band = PRIO2BAND[(pkt.priority & 15) as usize];
-        if self.bands[band].len() as u32 >= self.txqueuelen {
+        let band = PRIO2BAND[(pkt.priority & TC_PRIO_MAX) as usize];
+        let full = if self.per_band_limit {
+            // skb_array_produce fails when the band's ring is full.
+            self.bands[band].len() as u32 >= self.txqueuelen
+        } else {
+            // pre-4.16: skb_queue_len(&qdisc->q) < tx_queue_len, requeued skbs included.
+            self.qlen() >= self.txqueuelen
+        };
+        if full {
             self.stats.dropped += 1;
             return EnqueueResult::Dropped(Box::new(pkt), DropReason::QueueFull);
         }
@@ -50,49 +142,165 @@ impl PfifoFast {
         EnqueueResult::Success
     }
 
-    /// `pfifo_fast_dequeue`: first packet of the first non-empty band.
+    /// `dequeue_skb` + `pfifo_fast_dequeue`: a requeued packet first, else the head of the
+    /// first non-empty band (band 0 strictly before 1 before 2).
     pub fn dequeue(&mut self, _now_ns: u64) -> Dequeue {
-        let pkt = match self.requeued.take() {
-            Some(p) => Some(p),
-            None => self.bands.iter_mut().find_map(|b| b.pop_front()),
-        };
-        match pkt {
-            Some(p) => {
-                let l = p.qdisc_pkt_len() as u64;
-                self.backlog_bytes -= l;
-                self.stats.sent_bytes += l;
-                self.stats.sent_packets += p.gso_segs.max(1) as u64;
-                Dequeue::Packet(p)
-            }
-            None => Dequeue::Empty,
+        if let Some(p) = self.gso_skb.pop() {
+            return Dequeue::Packet(p);
         }
+        for band in self.bands.iter_mut() {
+            if let Some(p) = band.pop_front() {
+                self.backlog_bytes -= p.qdisc_pkt_len() as u64;
+                qdisc_bstats_update(&mut self.stats, &p);
+                return Dequeue::Packet(p);
+            }
+        }
+        Dequeue::Empty
     }
 
+    /// `dev_requeue_skb`: the driver refused `pkt`; it leaves first next time.
     pub fn requeue(&mut self, pkt: Packet) {
-        assert!(
-            self.requeued.is_none(),
-            "pfifo_fast: second requeue before dequeue"
-        );
-        let l = pkt.qdisc_pkt_len() as u64;
-        self.backlog_bytes += l;
-        self.stats.sent_bytes -= l;
-        self.stats.sent_packets -= pkt.gso_segs.max(1) as u64;
-        self.stats.requeues += 1;
-        self.requeued = Some(pkt);
+        self.gso_skb.push(pkt, &mut self.stats);
+    }
+
+    /// `__dev_xmit_skb` bypass of the empty qdisc: only "Sent" is updated.
+    pub fn bypass(&mut self, pkt: &Packet) {
+        qdisc_bstats_update(&mut self.stats, pkt);
+    }
+
+    /// Packets queued per band (`tc -s` does not show it; the site does).
+    pub fn band_qlen(&self, band: usize) -> u32 {
+        self.bands[band].len() as u32
     }
 
     pub fn qlen(&self) -> u32 {
-        self.bands.iter().map(|b| b.len() as u32).sum::<u32>() + self.requeued.is_some() as u32
+        self.queued_in_bands() + self.gso_skb.len()
     }
 
     pub fn backlog_bytes(&self) -> u64 {
-        self.backlog_bytes
+        self.backlog_bytes + self.gso_skb.bytes()
     }
 
     pub fn stats(&self) -> QdiscStats {
         let mut s = self.stats.clone();
-        s.backlog_bytes = self.backlog_bytes;
+        s.backlog_bytes = self.backlog_bytes();
         s.backlog_packets = self.qlen() as u64;
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skb::{tcp_flags, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
+
+    fn pkt(id: u64, priority: u8, payload: u32) -> Packet {
+        let hdr = ETH_HLEN + IPV4_HLEN + TCP_HLEN + 12;
+        Packet {
+            id,
+            orig_skb: id,
+            sk: 0,
+            src_host: 0,
+            dst_host: 1,
+            hash: 1,
+            priority,
+            len: hdr + payload,
+            hdr_len: hdr,
+            truesize: 768 + payload,
+            gso_segs: 1,
+            gso_size: 0,
+            tstamp_ns: 0,
+            sk_pacing_rate_bps: u64::MAX,
+            pure_ack: false,
+            seq: 0,
+            end_seq: payload as u64,
+            ack_seq: 0,
+            window: 65535,
+            flags: tcp_flags::ACK,
+            sent_ns: 0,
+        }
+    }
+
+    fn ids(q: &mut PfifoFast) -> Vec<u64> {
+        let mut v = Vec::new();
+        while let Dequeue::Packet(p) = q.dequeue(0) {
+            v.push(p.id);
+        }
+        v
+    }
+
+    #[test]
+    fn pfifo_fast_serves_band_0_first() {
+        let mut q = PfifoFast::new(100);
+        // priority 0 -> band 1, priority 1 -> band 2, priority 6 (TC_PRIO_INTERACTIVE) -> band 0.
+        q.enqueue(pkt(1, 0, 100), 0);
+        q.enqueue(pkt(2, 1, 100), 0);
+        q.enqueue(pkt(3, 6, 100), 0);
+        q.enqueue(pkt(4, 0, 100), 0);
+        assert_eq!(ids(&mut q), vec![3, 1, 4, 2]);
+    }
+
+    #[test]
+    fn pfifo_fast_drops_at_txqueuelen_per_band_since_4_16() {
+        let mut q = PfifoFast::for_kernel(6, 6, 2);
+        assert_eq!(q.enqueue(pkt(1, 0, 100), 0), EnqueueResult::Success);
+        assert_eq!(q.enqueue(pkt(2, 0, 100), 0), EnqueueResult::Success);
+        match q.enqueue(pkt(3, 0, 100), 0) {
+            EnqueueResult::Dropped(p, DropReason::QueueFull) => assert_eq!(p.id, 3),
+            r => panic!("expected a drop, got {r:?}"),
+        }
+        // Another band still has room.
+        assert_eq!(q.enqueue(pkt(4, 6, 100), 0), EnqueueResult::Success);
+        let s = q.stats();
+        assert_eq!((s.dropped, s.backlog_packets), (1, 3));
+    }
+
+    #[test]
+    fn pfifo_fast_before_4_16_limits_the_whole_qdisc() {
+        let mut q = PfifoFast::for_kernel(4, 15, 2);
+        q.enqueue(pkt(1, 0, 100), 0);
+        q.enqueue(pkt(2, 6, 100), 0);
+        assert!(matches!(
+            q.enqueue(pkt(3, 1, 100), 0),
+            EnqueueResult::Dropped(_, DropReason::QueueFull)
+        ));
+    }
+
+    #[test]
+    fn a_requeued_packet_leaves_first_and_is_counted_in_sent_once() {
+        let mut q = PfifoFast::new(10);
+        q.enqueue(pkt(1, 6, 100), 0);
+        q.enqueue(pkt(2, 6, 100), 0);
+        let Dequeue::Packet(p1) = q.dequeue(0) else {
+            panic!()
+        };
+        q.requeue(p1);
+        assert_eq!(q.qlen(), 2);
+        assert_eq!(ids(&mut q), vec![1, 2]);
+        let s = q.stats();
+        assert_eq!(s.sent_packets, 2);
+        assert_eq!(s.requeues, 1);
+        assert_eq!((s.backlog_bytes, s.backlog_packets), (0, 0));
+    }
+
+    #[test]
+    fn sent_counts_every_segment_of_a_gso_skb() {
+        let mut q = PfifoFast::new(10);
+        let mut p = pkt(1, 0, 3 * 1448);
+        p.gso_segs = 3;
+        p.gso_size = 1448;
+        let l = p.qdisc_pkt_len() as u64;
+        q.enqueue(p, 0);
+        assert_eq!(q.backlog_bytes(), l);
+        q.dequeue(0);
+        let s = q.stats();
+        assert_eq!((s.sent_bytes, s.sent_packets), (l, 3));
+    }
+
+    #[test]
+    fn lockless_pfifo_fast_of_4_16_to_5_13_cannot_be_bypassed() {
+        assert!(PfifoFast::for_kernel(3, 14, 1000).can_bypass);
+        assert!(!PfifoFast::for_kernel(4, 19, 1000).can_bypass);
+        assert!(PfifoFast::for_kernel(5, 14, 1000).can_bypass);
     }
 }
