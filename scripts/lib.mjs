@@ -1,0 +1,108 @@
+// Helpers shared by the build scripts. Node built-ins only: bootstrap.mjs imports this before
+// node_modules exists.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (the folder holding package.json). */
+export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+/** The Cargo workspace. */
+export const ENGINE = join(ROOT, 'engine');
+
+/** Prints one line prefixed by the script's name, so interleaved output stays readable. */
+export function say(who, message) {
+  console.log(`[${who}] ${message}`);
+}
+
+/** An error whose message is enough for the user: the scripts print it without a stack trace. */
+export class UserError extends Error {}
+
+/**
+ * Runs a command with inherited stdio; throws a UserError naming the command if it fails.
+ * `opts.env` is merged over process.env.
+ */
+export function run(cmd, args, opts = {}) {
+  const shown = [cmd, ...args].join(' ');
+  const res = spawnSync(cmd, args, {
+    stdio: 'inherit',
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, ...opts.env },
+  });
+  if (res.error) {
+    throw new UserError(`could not start \`${shown}\`: ${res.error.message}`);
+  }
+  if (res.status !== 0) {
+    const how = res.signal ? `was killed by ${res.signal}` : `exited with status ${res.status}`;
+    throw new UserError(`\`${shown}\` ${how}`);
+  }
+}
+
+/** Runs a command and returns its stdout, or null when it cannot start or fails. */
+export function capture(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { encoding: 'utf8', cwd: opts.cwd ?? ROOT });
+  if (res.error || res.status !== 0) return null;
+  return res.stdout;
+}
+
+/** Cargo's bin folder, where `cargo install` puts wasm-bindgen. */
+export function cargoBin() {
+  return join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'bin');
+}
+
+/**
+ * The wasm-bindgen executable: the one on PATH, else the one in Cargo's bin folder (a fresh
+ * rustup install may not have put that folder on PATH of this shell yet).
+ */
+export function wasmBindgenExe() {
+  if (capture('wasm-bindgen', ['--version']) !== null) return 'wasm-bindgen';
+  const inCargo = join(cargoBin(), 'wasm-bindgen');
+  return existsSync(inCargo) ? inCargo : 'wasm-bindgen';
+}
+
+/** The version X of the `wasm-bindgen = "=X"` pin in engine/wasm/Cargo.toml. */
+export function wasmBindgenPin() {
+  const manifest = join(ENGINE, 'wasm', 'Cargo.toml');
+  const text = readFileSync(manifest, 'utf8');
+  const m = text.match(/^\s*wasm-bindgen\s*=\s*(?:\{[^}]*?version\s*=\s*)?"=([0-9][^"]*)"/m);
+  if (!m) {
+    throw new UserError(
+      `${manifest}: no exact pin of wasm-bindgen found; expected a line like wasm-bindgen = "=0.2.130" ` +
+        '(the wasm-bindgen CLI must match the crate version exactly)',
+    );
+  }
+  return m[1];
+}
+
+/**
+ * The newest modification time (ms) among the engine's sources: every .rs file, every
+ * Cargo.toml, Cargo.lock and .cargo/config.toml under engine/, skipping build output.
+ */
+export function newestEngineSourceMs() {
+  let newest = 0;
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'target' || entry.name.startsWith('.git')) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(path);
+      } else if (
+        entry.name.endsWith('.rs') ||
+        entry.name === 'Cargo.toml' ||
+        entry.name === 'Cargo.lock' ||
+        entry.name === 'config.toml'
+      ) {
+        newest = Math.max(newest, statSync(path).mtimeMs);
+      }
+    }
+  };
+  walk(ENGINE);
+  return newest;
+}
+
+/** A file's modification time (ms), or -1 when it does not exist. */
+export function mtimeMs(path) {
+  return existsSync(path) ? statSync(path).mtimeMs : -1;
+}
