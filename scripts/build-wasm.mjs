@@ -1,0 +1,100 @@
+// Builds the engine to WebAssembly for the site, and keeps the generated TypeScript types current.
+//
+//   node scripts/build-wasm.mjs            wasm (when stale), then types (when stale)
+//   node scripts/build-wasm.mjs --no-types wasm only (npm test checks the types on its own)
+//   node scripts/build-wasm.mjs --types    regenerate the types now (`npm run types`)
+//
+// wasm: `cargo build --profile wasm --target wasm32-unknown-unknown -p sendpath-wasm`, then
+// `wasm-bindgen --target web` into web/src/engine/pkg/ (gitignored). Skipped when that output is
+// newer than every engine source (.rs, Cargo.toml, Cargo.lock, .cargo/config.toml).
+//
+// types: the test engine/wasm/tests/typescript_types.rs with SENDPATH_UPDATE_TYPES=1 rewrites
+// web/src/engine/generated/ (committed) from the Rust types. Skipped when the stamp
+// engine/target/typescript-types.stamp is newer than every engine source. A fresh clone has no
+// stamp: the committed types are taken as current (npm test fails if they are not) and the stamp
+// is written, so the first `npm start` does not spend a native build on them.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import {
+  ENGINE,
+  ROOT,
+  UserError,
+  mtimeMs,
+  newestEngineSourceMs,
+  run,
+  say,
+  wasmBindgenExe,
+} from './lib.mjs';
+
+const WHO = 'build-wasm';
+const TARGET = 'wasm32-unknown-unknown';
+const PROFILE = 'wasm';
+const PKG_DIR = join(ROOT, 'web', 'src', 'engine', 'pkg');
+const PKG_WASM = join(PKG_DIR, 'sendpath_wasm_bg.wasm');
+const CARGO_WASM = join(ENGINE, 'target', TARGET, PROFILE, 'sendpath_wasm.wasm');
+const TYPES_STAMP = join(ENGINE, 'target', 'typescript-types.stamp');
+
+function buildWasm(newestSourceMs) {
+  if (mtimeMs(PKG_WASM) > newestSourceMs) {
+    say(WHO, 'wasm: web/src/engine/pkg is newer than every engine source, nothing to do');
+    return;
+  }
+  const started = Date.now();
+  say(WHO, `wasm: cargo build --profile ${PROFILE} --target ${TARGET} -p sendpath-wasm`);
+  run('cargo', ['build', '--profile', PROFILE, '--target', TARGET, '-p', 'sendpath-wasm'], {
+    cwd: ENGINE,
+  });
+  say(WHO, 'wasm: wasm-bindgen --target web --out-dir web/src/engine/pkg');
+  run(wasmBindgenExe(), ['--target', 'web', '--out-dir', PKG_DIR, CARGO_WASM]);
+  say(WHO, `wasm: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function writeStamp() {
+  mkdirSync(join(ENGINE, 'target'), { recursive: true });
+  writeFileSync(TYPES_STAMP, `${new Date().toISOString()}\n`);
+}
+
+function exportTypes() {
+  say(WHO, 'types: regenerating web/src/engine/generated/ from the Rust types');
+  run(
+    'cargo',
+    ['test', '-p', 'sendpath-wasm', '--features', 'ts', '--test', 'typescript_types', '--quiet'],
+    { cwd: ENGINE, env: { SENDPATH_UPDATE_TYPES: '1' } },
+  );
+  writeStamp();
+}
+
+function updateTypesIfStale(newestSourceMs) {
+  const stampMs = mtimeMs(TYPES_STAMP);
+  if (stampMs < 0) {
+    say(WHO, 'types: first build in this clone, taking the committed types as current');
+    writeStamp();
+  } else if (stampMs > newestSourceMs) {
+    say(WHO, 'types: up to date');
+  } else {
+    exportTypes();
+  }
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  if (args.includes('--types')) {
+    exportTypes();
+    return;
+  }
+  const newest = newestEngineSourceMs();
+  buildWasm(newest);
+  if (!args.includes('--no-types')) updateTypesIfStale(newest);
+}
+
+try {
+  main();
+} catch (err) {
+  if (err instanceof UserError) {
+    console.error(`[${WHO}] FAILED: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+}

@@ -1,0 +1,38 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
+
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+import { engineRebuild } from './scripts/vite-plugin-engine.ts';
+
+// Port of `vite preview` (Playwright's web server). scripts/test.mjs picks a free one so that
+// several checkouts on one machine can run their end-to-end tests at once.
+const previewPort = Number(process.env.SENDPATH_PREVIEW_PORT ?? 4173);
+
+export default defineConfig({
+  root: fileURLToPath(new URL('./web', import.meta.url)),
+  publicDir: '../public',
+  // Relative asset URLs: dist/ works from any static host and under any sub-path.
+  base: './',
+  build: {
+    outDir: '../dist',
+    emptyOutDir: true,
+    target: 'es2022',
+  },
+  worker: { format: 'es' },
+  plugins: [react(), engineRebuild()],
+  server: {
+    port: 5173,
+    watch: {
+      // The engine's build output, and the wasm-bindgen output that engineRebuild() replaces
+      // itself (reloading the page once the whole package is written).
+      ignored: ['**/engine/target/**', '**/web/src/engine/pkg/**'],
+    },
+  },
+  preview: { port: previewPort, strictPort: true },
+  test: {
+    include: ['src/**/*.test.{ts,tsx}'],
+    environment: 'node',
+  },
+});

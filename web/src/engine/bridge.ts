@@ -1,0 +1,121 @@
+// The engine bridge: the only main-thread module that talks to the engine.
+//
+// Call chain, main thread -> worker -> wasm and back:
+//
+//   React component / hook (app/)
+//     -> EngineBridge.call('version')                          bridge.ts, main thread
+//          posts { id, verb, args } (protocol.ts `Request`) to the Worker
+//     -> serveEngine's message listener                        serve.ts, in the Worker
+//          awaits the wasm module instantiated by worker.ts (init() of web/src/engine/pkg/)
+//     -> handlers[verb](engine, ...args)                       serve.ts
+//     -> version() / wire_bytes_of_full_mss_frame()            pkg/sendpath_wasm.js (wasm-bindgen glue)
+//     -> #[wasm_bindgen] fn in engine/wasm/src/lib.rs          Rust, compiled to wasm32
+//     -> sendpath_core                                         engine/core, the simulation
+//   and back: the result is posted as { kind: 'answer', id, ok, result | error }, and the
+//   promise returned by call() settles.
+//
+// The worker posts { kind: 'ready', version } once the engine is instantiated (`ready` below),
+// or { kind: 'failed', error }. Requests sent before that wait in the worker and are answered
+// in order. One bridge owns one worker; `terminate()` stops it and rejects pending calls.
+//
+// Verbs: see `Verbs` in protocol.ts. Values the engine computes have TypeScript types generated
+// from Rust (./generated/, by ts-rs), never written by hand.
+
+import type { Request, Verb, Verbs, WorkerMessage } from './protocol';
+
+/** What the bridge needs of a Worker (a MessagePort serves too, in tests). */
+export interface WorkerLike {
+  postMessage(message: Request): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  addEventListener(type: 'error', listener: (event: Event) => void): void;
+  terminate?(): void;
+}
+
+interface Pending {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+}
+
+/** An error the engine reported, or a failure to reach it. */
+export class EngineError extends Error {
+  override name = 'EngineError';
+}
+
+export class EngineBridge {
+  /** Resolves with the engine's version once the wasm module is instantiated. */
+  readonly ready: Promise<string>;
+
+  private readonly worker: WorkerLike;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private broken: EngineError | null = null;
+
+  constructor(worker: WorkerLike) {
+    this.worker = worker;
+    let settleReady!: { resolve(v: string): void; reject(e: Error): void };
+    this.ready = new Promise<string>((resolve, reject) => {
+      settleReady = { resolve, reject };
+    });
+    // Callers that never await `ready` must not see an unhandled rejection.
+    this.ready.catch(() => {});
+
+    worker.addEventListener('message', (event) => {
+      const msg = event.data as WorkerMessage;
+      switch (msg.kind) {
+        case 'ready':
+          settleReady.resolve(msg.version);
+          break;
+        case 'failed':
+          this.fail(new EngineError(`the engine failed to start: ${msg.error}`));
+          settleReady.reject(this.broken ?? new EngineError(msg.error));
+          break;
+        case 'answer': {
+          const p = this.pending.get(msg.id);
+          if (!p) return;
+          this.pending.delete(msg.id);
+          if (msg.ok) p.resolve(msg.result);
+          else p.reject(new EngineError(msg.error));
+          break;
+        }
+      }
+    });
+    worker.addEventListener('error', (event) => {
+      const message = (event as Partial<ErrorEvent>).message;
+      const detail = message ? `: ${message}` : '';
+      const err = new EngineError(`the engine worker could not run${detail}`);
+      this.fail(err);
+      settleReady.reject(err);
+    });
+  }
+
+  /** Calls `verb` in the engine; settles with its result or an EngineError. */
+  call<V extends Verb>(verb: V, ...args: Verbs[V]['args']): Promise<Verbs[V]['result']> {
+    if (this.broken) return Promise.reject(this.broken);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject });
+      this.worker.postMessage({ id, verb, args } as Request);
+    });
+  }
+
+  /** Stops the worker; pending and later calls reject. */
+  terminate(): void {
+    this.worker.terminate?.();
+    this.fail(new EngineError('the engine was stopped'));
+  }
+
+  private fail(err: EngineError): void {
+    this.broken ??= err;
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+}
+
+/** Starts the engine in a new Web Worker. */
+export function startEngine(): EngineBridge {
+  const worker = new Worker(new URL('./worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'sendpath-engine',
+  });
+  return new EngineBridge(worker);
+}
