@@ -1,0 +1,51 @@
+import { defineConfig } from '@playwright/test';
+
+// scripts/test.mjs picks free ports; these defaults serve a direct `npx playwright test`.
+const previewPort = Number(process.env.SENDPATH_PREVIEW_PORT ?? 4173);
+const subpathPort = Number(process.env.SENDPATH_SUBPATH_PORT ?? 4180);
+
+/** Where the sub-path server mounts dist/ (e2e/subpath.spec.ts). */
+export const SUBPATH_PREFIX = '/courses/networking/sendpath/';
+
+export default defineConfig({
+  testDir: 'e2e',
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  // Two cores are shared by several engineers: one browser at a time.
+  workers: 1,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${previewPort}/`,
+    trace: 'retain-on-failure',
+    browserName: 'chromium',
+    launchOptions: {
+      // Debian's Chromium: Playwright's own browser download does not work on these machines.
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  webServer: [
+    {
+      // The production build (dist/, made by `vite build` just before), as `vite preview` serves it.
+      command: `node node_modules/vite/bin/vite.js preview --host 127.0.0.1 --port ${previewPort} --strictPort`,
+      url: `http://127.0.0.1:${previewPort}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // The same build under a sub-path of a plain static server.
+      command: `node scripts/serve-static.mjs --port ${subpathPort} --prefix ${SUBPATH_PREFIX}`,
+      url: `http://127.0.0.1:${subpathPort}${SUBPATH_PREFIX}`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+  ],
+});
