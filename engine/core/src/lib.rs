@@ -8,17 +8,159 @@
 //! Entry point: [`run_source`] parses a scenario (TOML, see `docs/scenario-format.md`), applies
 //! a variant and `--set` overrides, runs it and returns the [`RunResult`] and the event stream.
 
+pub mod app;
 pub mod dev;
 pub mod dynamic_queue_limits;
+pub mod keys;
+pub mod mib;
+pub mod profile;
 pub mod qdisc;
 pub mod result;
+pub mod scenario;
 pub mod sch_fq;
 pub mod sch_fq_codel;
 pub mod sch_generic;
+pub mod sim;
 pub mod skb;
+pub mod sock;
+pub mod tcp;
+pub mod tcp_cong;
+pub mod tcp_input;
+pub mod tcp_output;
+pub mod tcp_timer;
 pub mod trace;
 
+use std::collections::BTreeMap;
+
 pub use result::{AppResult, HostResult, RunResult};
+pub use scenario::{Config, Scenario, ScenarioError};
 
 /// The engine's version, shown by the site and `sendpath --version`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// How to run a scenario.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Variant to apply (`[variants.NAME]`), if any.
+    pub variant: Option<String>,
+    /// `KEY=VALUE` / `HOST:KEY=VALUE` overrides.
+    pub sets: Vec<String>,
+    /// Record the event stream.
+    pub trace: bool,
+    /// Stop recording after this many events (0 = 2 million).
+    pub trace_limit: usize,
+}
+
+/// A finished run.
+#[derive(Clone, Debug)]
+pub struct RunOutput {
+    pub result: RunResult,
+    pub trace: trace::Trace,
+}
+
+/// Parse `src` (named `file` in errors), resolve it with `opts` and run it.
+pub fn run_source(src: &str, file: &str, opts: &RunOptions) -> Result<RunOutput, ScenarioError> {
+    let sc = Scenario::parse(src, file)?;
+    let cfg = sc.config(opts.variant.as_deref(), &opts.sets)?;
+    Ok(run_config(cfg, opts))
+}
+
+/// Run a resolved configuration.
+pub fn run_config(cfg: Config, opts: &RunOptions) -> RunOutput {
+    let limit = if opts.trace_limit == 0 {
+        2_000_000
+    } else {
+        opts.trace_limit
+    };
+    let mut w = sim::World::new(cfg, trace::Trace::new(opts.trace, limit));
+    w.run();
+    let result = result_of(&w);
+    RunOutput {
+        result,
+        trace: w.trace,
+    }
+}
+
+/// The [`RunResult`] of a world at the end of its run.
+pub fn result_of(w: &sim::World) -> RunResult {
+    let finished = w.finished();
+    let elapsed_ns = if finished {
+        w.apps
+            .iter()
+            .filter_map(|a| a.finished_ns)
+            .max()
+            .unwrap_or(w.now_ns)
+    } else {
+        w.end_ns
+    };
+    let elapsed_s = elapsed_ns as f64 / 1e9;
+    let mut hosts = BTreeMap::new();
+    for (i, h) in w.hosts.iter().enumerate() {
+        let busy: u64 = h.cpu.busy_ns.iter().sum();
+        hosts.insert(
+            h.name.clone(),
+            HostResult {
+                counters: h
+                    .mib
+                    .nonzero()
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+                tcp_mem_pages: w.tcp_mem_pages(i as u16),
+                tcp_mem_pages_avg: if h.mem_samples > 0 {
+                    h.mem_pages_sum as f64 / h.mem_samples as f64
+                } else {
+                    0.0
+                },
+                qdisc: match h.dev.qdisc {
+                    qdisc::Qdisc::Noqueue => None,
+                    ref q => Some(q.stats()),
+                },
+                cpus_utilized: if elapsed_ns > 0 {
+                    busy as f64 / elapsed_ns as f64
+                } else {
+                    0.0
+                },
+            },
+        );
+    }
+    let apps = w
+        .apps
+        .iter()
+        .map(|a| {
+            let end = a.finished_ns.unwrap_or(elapsed_ns);
+            let dur = end.saturating_sub(a.started_ns.unwrap_or(0));
+            AppResult {
+                host: w.hosts[a.host as usize].name.clone(),
+                kind: a.role.name().to_string(),
+                flow: a.flow,
+                bytes_written: a.bytes_written,
+                bytes_read: a.bytes_read,
+                throughput_bps: if elapsed_ns > 0 {
+                    a.bytes_written as f64 * 8.0 / (elapsed_ns as f64 / 1e9)
+                } else {
+                    0.0
+                },
+                cpu_s: a.cpu_ns as f64 / 1e9,
+                voluntary_ctxt_switches: a.voluntary_ctxt_switches,
+                finished_s: a.finished_ns.map(|_| dur as f64 / 1e9),
+            }
+        })
+        .collect();
+    let mut warnings = w.warnings.clone();
+    if !finished && w.cfg.app.bytes > 0 {
+        warnings.push(format!(
+            "the workload did not finish within sim.duration_ms = {}",
+            w.cfg.duration_ns / 1_000_000
+        ));
+    }
+    RunResult {
+        elapsed_s,
+        kernel: w.cfg.kernel.name().to_string(),
+        variant: w.cfg.variant.clone(),
+        hosts,
+        apps,
+        events: w.events,
+        warnings,
+    }
+}

@@ -1,0 +1,507 @@
+//! The applications: netperf-like `TCP_STREAM` senders and receivers (`super_netperf N` is N
+//! of them), and the request/response ping-pong of the Nagle/delayed-ACK article.
+//!
+//! An application is a loop of system calls. Each call runs at an instant and costs CPU time
+//! on the application's core (see `Cpu`); the next call starts when the core is free again, so
+//! an application is as fast as its CPU allows, and slower when softirq work for its socket
+//! (ACKs, completions) lands on the same core. A call that must wait (a full send buffer, no
+//! data to read) sleeps — a voluntary context switch — until the socket wakes it.
+
+use std::sync::Arc;
+
+use crate::scenario::AppKind;
+use crate::sim::{Event, World};
+use crate::skb::SockId;
+use crate::sock::*;
+use crate::tcp::{self, SendOutcome};
+use crate::tcp_input::advmss_for_mtu;
+
+/// What an application does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// netperf TCP_STREAM: `send()` of `write_size_bytes` in a loop.
+    StreamSender,
+    /// netserver: `recv()` in a loop.
+    StreamReceiver,
+    /// Ping-pong: sends first each round, then reads the reply.
+    PingpongServer,
+    /// Ping-pong: reads first each round, then replies.
+    PingpongClient,
+}
+
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::StreamSender => "tcp_stream",
+            Role::StreamReceiver => "tcp_stream_receiver",
+            Role::PingpongServer => "pingpong_server",
+            Role::PingpongClient => "pingpong_client",
+        }
+    }
+}
+
+/// One application thread.
+#[derive(Clone, Debug)]
+pub struct App {
+    pub role: Role,
+    pub host: u16,
+    pub sk: SockId,
+    pub core: u32,
+    pub flow: u32,
+    pub bytes_written: u64,
+    pub bytes_read: u64,
+    pub cpu_ns: u64,
+    pub voluntary_ctxt_switches: u64,
+    pub started_ns: Option<u64>,
+    pub finished_ns: Option<u64>,
+    /// Bytes still to copy of the current `send()` call (0 = no call in progress).
+    send_left: u64,
+    send_more: bool,
+    /// Ping-pong: the round, the next chunk to send, and bytes still to read this round.
+    round: u64,
+    chunk: u64,
+    to_read: u64,
+    sending: bool,
+    /// The thread sleeps in a system call.
+    pub sleeping: bool,
+}
+
+impl App {
+    fn new(role: Role, host: u16, sk: SockId, core: u32, flow: u32) -> App {
+        App {
+            role,
+            host,
+            sk,
+            core,
+            flow,
+            bytes_written: 0,
+            bytes_read: 0,
+            cpu_ns: 0,
+            voluntary_ctxt_switches: 0,
+            started_ns: None,
+            finished_ns: None,
+            send_left: 0,
+            send_more: false,
+            round: 0,
+            chunk: 0,
+            to_read: 0,
+            sending: role == Role::PingpongServer,
+            sleeping: false,
+        }
+    }
+}
+
+/// Create the sockets and applications of the configuration, and start the connections.
+pub fn build(w: &mut World) {
+    let cfg = Arc::clone(&w.cfg);
+    let (a_host, b_host) = if cfg.link.loopback {
+        (0u16, 0u16)
+    } else {
+        (0u16, 1u16)
+    };
+    let flows = match cfg.app.kind {
+        AppKind::TcpStream => cfg.app.flows,
+        AppKind::Pingpong => 1,
+    };
+    for flow in 0..flows {
+        // The active (connecting) side is always host a: the stream sender, or the ping-pong
+        // client ("client connects to the server").
+        let a = new_sock(w, a_host, b_host);
+        let b = new_sock(w, b_host, a_host);
+        w.socks[a as usize].peer = b;
+        w.socks[b as usize].peer = a;
+        w.socks[b as usize].state = TcpState::SynRecv;
+        let (ra, rb) = match cfg.app.kind {
+            AppKind::TcpStream => (Role::StreamSender, Role::StreamReceiver),
+            AppKind::Pingpong => (Role::PingpongClient, Role::PingpongServer),
+        };
+        let cores_a = w.hosts[a_host as usize].cpu.busy_until_ns.len() as u32;
+        let cores_b = w.hosts[b_host as usize].cpu.busy_until_ns.len() as u32;
+        // On loopback both ends share the host: give them different cores.
+        let core_b = if a_host == b_host {
+            (flow * 2 + 1) % cores_b
+        } else {
+            flow % cores_b
+        };
+        let core_a = if a_host == b_host {
+            (flow * 2) % cores_a
+        } else {
+            flow % cores_a
+        };
+        let ia = w.apps.len() as u32;
+        w.apps.push(App::new(ra, a_host, a, core_a, flow));
+        w.apps.push(App::new(rb, b_host, b, core_b, flow));
+        w.socks[a as usize].app = ia;
+        w.socks[b as usize].app = ia + 1;
+        crate::tcp_input::tcp_connect(w, a);
+    }
+}
+
+/// `socket()` + `setsockopt()` + the parts of `tcp_init_sock` and `tcp_connect_init` that set
+/// MSS, buffers and windows.
+fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
+    let id = w.socks.len() as SockId;
+    let net = Arc::clone(&w.hosts[host as usize].cfg);
+    let profile = Arc::new(w.cfg.profile.clone());
+    let sys = &net.sysctl;
+    let so = &net.sock;
+    let ts = sys.tcp_timestamps;
+    let tcp_header_len = 20 + if ts { TCPOLEN_TSTAMP_ALIGNED } else { 0 };
+    let advmss = advmss_for_mtu(w.cfg.link.mtu);
+    let mss_cache = advmss - (tcp_header_len - 20);
+    let (sk_sndbuf, sndbuf_locked) = if so.so_sndbuf > 0 {
+        (
+            (2 * so.so_sndbuf.min(sys.wmem_max)).max(SOCK_MIN_SNDBUF),
+            true,
+        )
+    } else {
+        (sys.tcp_wmem[1], false)
+    };
+    let (sk_rcvbuf, rcvbuf_locked) = if so.so_rcvbuf > 0 {
+        (
+            (2 * so.so_rcvbuf.min(sys.rmem_max)).max(SOCK_MIN_RCVBUF),
+            true,
+        )
+    } else {
+        (sys.tcp_rmem[1], false)
+    };
+    // tcp_select_initial_window: window scale for the largest buffer we may grow to.
+    let mut space = if rcvbuf_locked {
+        sk_rcvbuf
+    } else {
+        sys.tcp_rmem[2].max(sys.rmem_max)
+    };
+    let mut rcv_wscale = 0u8;
+    while space > 65_535 && rcv_wscale < 14 {
+        space >>= 1;
+        rcv_wscale += 1;
+    }
+    let full_space = crate::tcp_output::tcp_win_from_space(sk_rcvbuf as i64) as u64;
+    let wmss = mss_cache as u64;
+    let mut rcv_wnd = if full_space > wmss {
+        full_space / wmss * wmss
+    } else {
+        full_space
+    };
+    rcv_wnd = rcv_wnd.min(65_535);
+    if !profile.kernel.at_least(4, 19) && wmss > (1 << rcv_wscale) {
+        // TCP_DEFAULT_INIT_RCVWND: room for an initial window of 10 segments (fewer for jumbo
+        // MSS: max(1460 * 10 / mss, 2)).
+        let init_cwnd = if wmss > 1460 {
+            (1460 * 10 / wmss).max(2)
+        } else {
+            10
+        };
+        rcv_wnd = rcv_wnd.min(init_cwnd * wmss);
+    }
+    let unlimited = profile.pacing_unlimited();
+    let cc = so.tcp_congestion.unwrap_or(sys.tcp_congestion_control);
+    let mut tp = TcpSock {
+        id,
+        host,
+        peer: 0,
+        peer_host,
+        net: Arc::clone(&net),
+        profile: Arc::clone(&profile),
+        state: TcpState::Closed,
+        cc,
+        write_queue: Default::default(),
+        rtx_queue: Default::default(),
+        write_seq: 0,
+        snd_nxt: 0,
+        snd_una: 0,
+        pushed_seq: 0,
+        snd_sml: 0,
+        snd_wnd: 0,
+        max_window: 0,
+        snd_wl1: 0,
+        mss_cache,
+        advmss,
+        mss_clamp: advmss,
+        tcp_header_len,
+        gso_segs: 0,
+        sk_gso_max_size: if profile.kernel.at_least(6, 0) {
+            GSO_MAX_SIZE - (profile.max_tcp_header + 1)
+        } else {
+            GSO_MAX_SIZE
+        },
+        nonagle: if so.tcp_nodelay { TCP_NAGLE_OFF } else { 0 }
+            | if so.tcp_cork { TCP_NAGLE_CORK } else { 0 },
+        sk_sndbuf,
+        sk_wmem_queued: 0,
+        sk_wmem_alloc: 1,
+        sndbuf_locked,
+        rcvbuf_locked,
+        tsq_flags: 0,
+        notsent_lowat: so.tcp_notsent_lowat,
+        sk_pacing_rate: unlimited,
+        sk_max_pacing_rate: if so.so_max_pacing_rate > 0 {
+            so.so_max_pacing_rate
+        } else {
+            unlimited
+        },
+        sk_pacing_shift: 10,
+        sk_pacing_status: if so.so_max_pacing_rate > 0 && profile.internal_pacing {
+            PacingStatus::Needed
+        } else {
+            PacingStatus::None
+        },
+        tcp_wstamp_ns: 0,
+        sk_priority: so.so_priority,
+        sock_nospace: false,
+        queue_shrunk: false,
+        snd_cwnd: TCP_INIT_CWND,
+        snd_ssthresh: 0,
+        snd_cwnd_cnt: 0,
+        snd_cwnd_clamp: u32::MAX,
+        snd_cwnd_stamp: 0,
+        packets_out: 0,
+        retrans_out: 0,
+        lost_out: 0,
+        sacked_out: 0,
+        is_cwnd_limited: false,
+        max_packets_out: 0,
+        ca: Default::default(),
+        srtt_us: 0,
+        mdev_us: 0,
+        mdev_max_us: 0,
+        rttvar_us: 0,
+        rtt_seq: 0,
+        min_rtt_us: 0,
+        rto_ns: TCP_TIMEOUT_INIT_MS * 1_000_000,
+        icsk_pending: IcskPending::None,
+        icsk_timeout_ns: 0,
+        icsk_backoff: 0,
+        icsk_probes_out: 0,
+        lsndtime: 0,
+        tso_deferred: 0,
+        data_segs_out: 0,
+        segs_out: 0,
+        bytes_acked: 0,
+        high_seq: 0,
+        ca_state_loss: false,
+        rcv_nxt: 0,
+        rcv_wup: 0,
+        copied_seq: 0,
+        rcv_wnd,
+        rcv_ssthresh: rcv_wnd,
+        window_clamp: 65_535u64 << 14,
+        rcv_wscale,
+        snd_wscale: rcv_wscale,
+        sk_rcvbuf,
+        sk_rmem_alloc: 0,
+        receive_queue: Default::default(),
+        icsk_ack: IcskAck {
+            pending: 0,
+            quick: 0,
+            pingpong: 0,
+            ato: 0,
+            timeout: 0,
+            lrcvtime: 0,
+            last_seg_size: 0,
+            // tcp_initialize_rcv_mss: min(advmss, mss_cache, rcv_wnd/2, 536), at least 88.
+            rcv_mss: advmss
+                .min(mss_cache)
+                .min((rcv_wnd / 2) as u32)
+                .clamp(TCP_MIN_MSS, TCP_MSS_DEFAULT),
+        },
+        rcvq_space: Default::default(),
+        app: 0,
+        writer_waiting: false,
+        reader_waiting: false,
+        quickack_applied: false,
+    };
+    crate::tcp_cong::init(&mut tp);
+    w.socks.push(tp);
+    id
+}
+
+/// The application's next step.
+pub fn step(w: &mut World, a: u32) {
+    let now = w.now_ns;
+    let app = &w.apps[a as usize];
+    if app.finished_ns.is_some() {
+        return;
+    }
+    let sk = app.sk;
+    if w.socks[sk as usize].state != TcpState::Established {
+        return; // tcp_finish_connect wakes it
+    }
+    let core_free = w.hosts[app.host as usize].cpu.busy_until_ns[app.core as usize];
+    if core_free > now {
+        // The core is busy (softirq work, or this thread's own last call): run when it frees.
+        w.schedule(core_free, Event::App(a));
+        return;
+    }
+    let app = &mut w.apps[a as usize];
+    app.sleeping = false;
+    if app.started_ns.is_none() {
+        app.started_ns = Some(now);
+        let tp = &w.socks[sk as usize];
+        if tp.net.sock.tcp_quickack && !tp.quickack_applied {
+            // The article's program sets TCP_QUICKACK once after the connection is set up.
+            w.socks[sk as usize].quickack_applied = true;
+            tcp::tcp_sock_set_quickack(w, sk, true);
+        }
+    }
+    match w.apps[a as usize].role {
+        Role::StreamSender => stream_send(w, a),
+        Role::StreamReceiver => stream_recv(w, a),
+        Role::PingpongServer | Role::PingpongClient => pingpong(w, a),
+    }
+}
+
+/// Charge the cost of a system call to the application's core and schedule its next step
+/// when the core is free again (plus the application's think time).
+fn after_syscall(w: &mut World, a: u32, cost_ns: u64, think_ns: u64) {
+    let now = w.now_ns;
+    let app = &w.apps[a as usize];
+    let (host, core) = (app.host, app.core);
+    let end = w.hosts[host as usize].cpu.charge(core, now, cost_ns);
+    w.apps[a as usize].cpu_ns += cost_ns;
+    w.schedule(end + think_ns, Event::App(a));
+}
+
+/// The thread goes to sleep in a system call (woken by `sk_stream_write_space` or
+/// `sk_data_ready`).
+fn sleep(w: &mut World, a: u32, cost_ns: u64) {
+    let now = w.now_ns;
+    let app = &mut w.apps[a as usize];
+    app.sleeping = true;
+    app.voluntary_ctxt_switches += 1;
+    app.cpu_ns += cost_ns;
+    let (host, core) = (app.host, app.core);
+    w.hosts[host as usize].cpu.charge(core, now, cost_ns);
+}
+
+/// Interim per-call cost until the CPU cost model lands: a fixed system-call cost plus the
+/// copy. Stated so a reader can see it is not tuned: 1 µs per call, 0.1 ns per byte.
+fn syscall_cost_ns(bytes: u64) -> u64 {
+    1_000 + bytes / 10
+}
+
+fn stream_send(w: &mut World, a: u32) {
+    let cfg = Arc::clone(&w.cfg);
+    let app = &mut w.apps[a as usize];
+    let sk = app.sk;
+    let resumed = app.send_left > 0;
+    if !resumed {
+        let total = cfg.app.bytes;
+        if total > 0 && app.bytes_written >= total {
+            return; // done writing; finished when the receiver has read everything
+        }
+        let left_total = if total > 0 {
+            total - app.bytes_written
+        } else {
+            u64::MAX
+        };
+        app.send_left = cfg.app.write_size_bytes.min(left_total);
+        app.send_more = false;
+    }
+    let (size, more) = (app.send_left, app.send_more);
+    let outcome = tcp::tcp_sendmsg_locked(w, sk, size, more, resumed);
+    let cost = if resumed {
+        size / 10
+    } else {
+        syscall_cost_ns(size)
+    };
+    match outcome {
+        SendOutcome::Done => {
+            let app = &mut w.apps[a as usize];
+            app.bytes_written += size;
+            app.send_left = 0;
+            after_syscall(w, a, cost, cfg.app.interval_ns);
+        }
+        SendOutcome::Blocked { copied } => {
+            let app = &mut w.apps[a as usize];
+            app.bytes_written += copied;
+            app.send_left -= copied;
+            sleep(w, a, cost);
+        }
+    }
+}
+
+fn stream_recv(w: &mut World, a: u32) {
+    let cfg = Arc::clone(&w.cfg);
+    let sk = w.apps[a as usize].sk;
+    match tcp::tcp_recvmsg(w, sk, cfg.app.read_size_bytes) {
+        Some(n) => {
+            let now = w.now_ns;
+            let app = &mut w.apps[a as usize];
+            app.bytes_read += n;
+            if cfg.app.bytes > 0 && app.bytes_read >= cfg.app.bytes {
+                app.finished_ns = Some(now);
+                // The sender is done too once its peer has read everything.
+                let sender = w.socks[w.socks[sk as usize].peer as usize].app;
+                w.apps[sender as usize].finished_ns = Some(now);
+            }
+            after_syscall(w, a, syscall_cost_ns(n), 0);
+        }
+        None => sleep(w, a, syscall_cost_ns(0)),
+    }
+}
+
+/// The article's loop: the server sends `send_bytes` in `n_chunk` writes and then reads as
+/// many; the client reads first, then replies; `rounds` times.
+fn pingpong(w: &mut World, a: u32) {
+    let cfg = Arc::clone(&w.cfg);
+    let now = w.now_ns;
+    let sk = w.apps[a as usize].sk;
+    let app = &mut w.apps[a as usize];
+    if app.round >= cfg.app.rounds {
+        app.finished_ns = Some(now);
+        return;
+    }
+    if app.sending {
+        let n = cfg.app.n_chunk;
+        let chunk = cfg.app.send_bytes / n;
+        let idx = app.chunk;
+        let size = if idx + 1 == n {
+            cfg.app.send_bytes - chunk * (n - 1)
+        } else {
+            chunk
+        };
+        let last = idx + 1 == n;
+        let more = cfg.app.msg_more && !last;
+        if idx == 0 && cfg.app.cork {
+            tcp::tcp_sock_set_cork(w, sk, true);
+        }
+        let outcome = tcp::tcp_sendmsg_locked(w, sk, size, more, false);
+        assert_eq!(outcome, SendOutcome::Done, "ping-pong writes are small");
+        if last && cfg.app.cork {
+            tcp::tcp_sock_set_cork(w, sk, false);
+        }
+        let app = &mut w.apps[a as usize];
+        app.bytes_written += size;
+        app.chunk += 1;
+        if last {
+            app.chunk = 0;
+            app.sending = false;
+            app.to_read = cfg.app.send_bytes;
+            if app.role == Role::PingpongClient {
+                app.round += 1; // the client's round ends with its reply
+            }
+        }
+        after_syscall(w, a, syscall_cost_ns(size), 0);
+        return;
+    }
+    if app.to_read == 0 {
+        app.to_read = cfg.app.send_bytes;
+    }
+    let want = app.to_read;
+    match tcp::tcp_recvmsg(w, sk, want) {
+        Some(n) => {
+            let app = &mut w.apps[a as usize];
+            app.bytes_read += n;
+            app.to_read -= n;
+            if app.to_read == 0 {
+                app.sending = true;
+                if app.role == Role::PingpongServer {
+                    app.round += 1; // the server's round ends when the reply is read
+                }
+            }
+            after_syscall(w, a, syscall_cost_ns(n), 0);
+        }
+        None => sleep(w, a, syscall_cost_ns(0)),
+    }
+}

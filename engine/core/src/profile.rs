@@ -1,0 +1,251 @@
+//! Kernel profiles: the defaults and the behaviours that changed between Linux versions.
+//!
+//! A scenario names a kernel (`kernel = "3.18"`); the profile sets every sysctl's default for
+//! that version, says which sysctls exist, and switches the code paths that changed. Each switch
+//! names the commit that changed it. The version list is the one the source documents measured
+//! on, plus today's kernel.
+
+use std::fmt;
+
+/// A modelled kernel version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kernel {
+    /// 3.13: TSQ with a dynamic limit, TSO autosizing at sendmsg time, no autocorking.
+    V3_13,
+    /// 3.14 .. 3.18: autocorking (f54b3111); autosizing still at sendmsg time.
+    V3_14,
+    V3_18,
+    /// 3.19: TSO autosizing moved to xmit time (605ad7f1).
+    V3_19,
+    /// 4.4: the kernel of the Nagle/delayed-ACK article (Ubuntu 16.04).
+    V4_4,
+    /// 6.18: today's defaults (the development machines run it).
+    V6_18,
+}
+
+impl Kernel {
+    pub const ALL: [Kernel; 6] = [
+        Kernel::V3_13,
+        Kernel::V3_14,
+        Kernel::V3_18,
+        Kernel::V3_19,
+        Kernel::V4_4,
+        Kernel::V6_18,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::V3_13 => "3.13",
+            Kernel::V3_14 => "3.14",
+            Kernel::V3_18 => "3.18",
+            Kernel::V3_19 => "3.19",
+            Kernel::V4_4 => "4.4",
+            Kernel::V6_18 => "6.18",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kernel> {
+        Kernel::ALL.iter().copied().find(|k| k.name() == s)
+    }
+
+    /// (major, minor), for "since" comparisons.
+    pub fn version(self) -> (u32, u32) {
+        match self {
+            Kernel::V3_13 => (3, 13),
+            Kernel::V3_14 => (3, 14),
+            Kernel::V3_18 => (3, 18),
+            Kernel::V3_19 => (3, 19),
+            Kernel::V4_4 => (4, 4),
+            Kernel::V6_18 => (6, 18),
+        }
+    }
+
+    pub fn at_least(self, major: u32, minor: u32) -> bool {
+        self.version() >= (major, minor)
+    }
+
+    pub fn profile(self) -> Profile {
+        Profile::of(self)
+    }
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where TSO packet sizes are decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TsoSizing {
+    /// 3.12 .. 3.18 (95bd09eb27): `tcp_xmit_size_goal` sizes skbs at sendmsg time from
+    /// `sk_pacing_rate / 2000` (about 1 ms at twice the rate), at least `tcp_min_tso_segs`.
+    AtSendmsg,
+    /// 3.19 .. 5.17 (605ad7f1): skbs are filled to ~64 KB; `tcp_tso_autosize` splits them at
+    /// xmit time from `sk_pacing_rate >> sk_pacing_shift`.
+    AtXmit,
+    /// 5.18+ (65466904b015): as `AtXmit`, plus an allowance of `sk_gso_max_size >>
+    /// (min_rtt_us >> tcp_tso_rtt_log)`.
+    AtXmitRtt,
+}
+
+/// How `tcp_small_queue_check` limits bytes below TCP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TsqRule {
+    /// 3.13 .. 4.19: `min(max(2 * truesize, pacing_rate >> 10), tcp_limit_output_bytes)`,
+    /// checked before the split in 3.13 .. 3.18 and after it from 3.19 (605ad7f1).
+    Classic,
+    /// 4.20 .. 6.15 (c73e5807e4f6): paced flows (fq or internal pacing) are exempt from the
+    /// sysctl; never throttle when the rtx queue is empty or holds one skb (4.10 75eefc6c59fd,
+    /// restored in 6.6 f921a4a5bffa).
+    PacedExempt,
+    /// 6.16+ (c4221a8cc3a7): the sysctl applies to every flow again.
+    AlwaysLimit,
+}
+
+/// Pingpong (interactive) detection on the receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PingpongRule {
+    /// ≤ 5.0: a boolean set when data is sent within `ato` of the last receive
+    /// (`tcp_event_data_sent`).
+    Boolean,
+    /// 6.6+: a counter, incremented on the first send after a receive within `ato`;
+    /// interactive when it reaches `net.ipv4.tcp_pingpong_thresh` (default 1).
+    Counter,
+}
+
+/// Everything a kernel version decides that is not a sysctl value.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    pub kernel: Kernel,
+    /// Default `CONFIG_HZ` of the machines the source documents measured on (the engine lets a
+    /// scenario change it with `sim.hz`).
+    pub default_hz: u32,
+    pub tso_sizing: TsoSizing,
+    pub tsq: TsqRule,
+    /// 3.19+: TSQ is checked after `tcp_mss_split_point`/`tso_fragment` (605ad7f1: "TCP Small
+    /// Queue decision now has to take place after the eventual split"); before, on the unsplit
+    /// skb ahead of the cwnd test.
+    pub tsq_after_split: bool,
+    /// 4.10+ (75eefc6c59fd; lost in 4.15, restored in 6.6 f921a4a5bffa): never throttle when the
+    /// rtx queue is empty or holds a single skb.
+    pub tsq_single_skb_shortcut: bool,
+    /// 3.14+: `tcp_push` may autocork.
+    pub autocorking: bool,
+    /// 4.1+ (43e122b014c9): pacing rate uses `tcp_pacing_ss_ratio` / `tcp_pacing_ca_ratio`;
+    /// before, it was always 200% of cwnd*mss/srtt.
+    pub pacing_ratios: bool,
+    /// 4.20+ EDT model: TCP stamps each skb with its departure time (`tcp_wstamp_ns`).
+    pub edt: bool,
+    /// 4.13+ internal TCP pacing when the qdisc does not pace (`SK_PACING_NEEDED`). Only used
+    /// when the socket asks for pacing (BBR or SO_MAX_PACING_RATE), which the modelled CCs
+    /// (CUBIC, Reno) do not.
+    pub internal_pacing: bool,
+    pub pingpong: PingpongRule,
+    /// 6.6+ (059217c18be6): quick-ACK credits are consumed by ACKs actually sent, not by the
+    /// number of data packets in the outgoing skb.
+    pub quickack_counts_acks: bool,
+    /// 6.6+: a full-sized segment with PSH sets `ICSK_ACK_PUSHED` (end of a write).
+    pub psh_full_segment_pushed: bool,
+    /// 4.7+ (051ba67447de): `__tcp_transmit_skb` sets PSH on every TSO packet to flush GRO.
+    pub psh_every_tso_packet: bool,
+    /// `skb->truesize` of a freshly allocated data skb, bytes: `SKB_TRUESIZE` of its head.
+    /// 3.x/4.4: `select_size()` allocates a 2048-byte head (`alloc_skb_fclone(size +
+    /// MAX_TCP_HEADER)` rounded by kmalloc to 2048) + `sizeof(struct sk_buff)` 232 aligned to 256
+    /// = 2304. 6.3+: `alloc_skb_fclone(MAX_TCP_HEADER)` from the small-head cache:
+    /// `SKB_HEAD_ALIGN(320)` = 640 + 256 = 896.
+    pub skb_head_truesize: u32,
+    /// Payload bytes that fit in the head before page frags are used (they do not grow
+    /// truesize): 3.x/4.4 `SKB_WITH_OVERHEAD(2048 - MAX_TCP_HEADER)` = 2048 - 304 - 320 = 1424;
+    /// 6.x: 0 (payload always in page frags).
+    pub skb_linear_payload: u32,
+    /// `MAX_TCP_HEADER` (128 + `MAX_HEADER`; cache-aligned since 4.x): 304 on 3.x, 320 on 6.x.
+    pub max_tcp_header: u32,
+    /// `tcp_limit_output_bytes` default.
+    pub tcp_limit_output_bytes: u64,
+    /// `tcp_rmem` default.
+    pub tcp_rmem: [u64; 3],
+    /// IpOutRequests is counted per skb in `__ip_local_out` (6.3+) or in `ip_output` together
+    /// with the octets (before): same number for TCP, kept for the record.
+    pub ip_out_requests_in_local_out: bool,
+}
+
+impl Profile {
+    pub fn of(kernel: Kernel) -> Profile {
+        use Kernel::*;
+        let modern = kernel >= V6_18;
+        Profile {
+            kernel,
+            // Google's test machines (lpq83/lpq84, 2013) ran HZ=1000; Ubuntu 16.04's 4.4 and
+            // Debian's 6.x use HZ=250.
+            default_hz: if kernel >= V4_4 { 250 } else { 1000 },
+            tso_sizing: match kernel {
+                V3_13 | V3_14 | V3_18 => TsoSizing::AtSendmsg,
+                V3_19 | V4_4 => TsoSizing::AtXmit,
+                V6_18 => TsoSizing::AtXmitRtt,
+            },
+            tsq: match kernel {
+                V6_18 => TsqRule::AlwaysLimit,
+                _ => TsqRule::Classic,
+            },
+            tsq_after_split: kernel >= V3_19,
+            tsq_single_skb_shortcut: modern,
+            autocorking: kernel >= V3_14,
+            pacing_ratios: kernel >= V4_4,
+            edt: modern,
+            internal_pacing: modern,
+            pingpong: if modern {
+                PingpongRule::Counter
+            } else {
+                PingpongRule::Boolean
+            },
+            quickack_counts_acks: modern,
+            psh_full_segment_pushed: modern,
+            psh_every_tso_packet: modern,
+            skb_head_truesize: if modern { 896 } else { 2304 },
+            skb_linear_payload: if modern { 0 } else { 1424 },
+            max_tcp_header: if modern { 320 } else { 304 },
+            tcp_limit_output_bytes: match kernel {
+                V3_13 | V3_14 | V3_18 | V3_19 => 131_072,
+                V4_4 => 262_144,
+                V6_18 => 4_194_304,
+            },
+            tcp_rmem: if modern {
+                [4096, 131_072, 33_554_432]
+            } else {
+                [4096, 87_380, 6_291_456]
+            },
+            ip_out_requests_in_local_out: modern,
+        }
+    }
+
+    /// `SKB_TRUESIZE(X)` overhead: `sizeof(struct sk_buff)` and `skb_shared_info` aligned.
+    pub fn skb_truesize_overhead(&self) -> u32 {
+        256 + 320
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernel_names_round_trip() {
+        for k in Kernel::ALL {
+            assert_eq!(Kernel::parse(k.name()), Some(k));
+        }
+        assert_eq!(Kernel::parse("5.10"), None);
+    }
+
+    #[test]
+    fn autosizing_moves_to_xmit_time_in_3_19() {
+        assert_eq!(Kernel::V3_18.profile().tso_sizing, TsoSizing::AtSendmsg);
+        assert_eq!(Kernel::V3_19.profile().tso_sizing, TsoSizing::AtXmit);
+    }
+
+    #[test]
+    fn autocorking_exists_from_3_14() {
+        assert!(!Kernel::V3_13.profile().autocorking);
+        assert!(Kernel::V3_14.profile().autocorking);
+    }
+}

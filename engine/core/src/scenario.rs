@@ -1,0 +1,977 @@
+//! Scenario files (`scenarios/*.toml`) and their resolution into a [`Config`].
+//!
+//! A scenario is TOML. Top level: `title`, `summary`, `kernel`. Tables: `[sim]`, `[link]`,
+//! `[cpu]`, `[app]`, `[tc]`, `[ethtool]`, `[bql]` whose entries are the keys `section.name`
+//! (`[link] rate_mbit = 10000` is the key `link.rate_mbit`); `[sysctl]` whose entries are sysctl
+//! dotted names; `[socket]` whose entries are socket options (`TCP_NODELAY = 1`);
+//! `[host.NAME]` with the same tables for one host; `[variants.NAME]` with flat keys (optionally
+//! `"HOST:key"`) and an optional `label`. See `docs/scenario-format.md`.
+//!
+//! Resolution order, later wins: the profile's defaults, the file's values, the file's per-host
+//! values, the chosen variant, then `--set` overrides.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::keys::{self, DefaultCtx, Kind, Value, KEYS};
+use crate::profile::{Kernel, Profile};
+
+/// A scenario error: names the file, the key and the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub file: String,
+    pub key: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.key {
+            Some(k) => write!(f, "{}: {}: {}", self.file, k, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Host names of the two topologies.
+pub const SENDER: &str = "sender";
+pub const RECEIVER: &str = "receiver";
+pub const LOCALHOST: &str = "localhost";
+
+/// One variant of a scenario (an A/B side).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    pub name: String,
+    pub label: String,
+    /// `(host or None, key, value)` in file order.
+    pub values: Vec<(Option<String>, String, Value)>,
+}
+
+/// A parsed, validated scenario file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub file: String,
+    pub title: String,
+    pub summary: String,
+    /// Values for every host.
+    pub global: BTreeMap<String, Value>,
+    /// Values for one host: host name -> key -> value.
+    pub per_host: BTreeMap<String, BTreeMap<String, Value>>,
+    pub variants: Vec<Variant>,
+}
+
+/// Sections whose entries are `section.entry` keys.
+const PREFIXED_SECTIONS: &[&str] = &["sim", "link", "cpu", "app", "tc", "ethtool", "bql"];
+
+impl Scenario {
+    /// Parse and validate a scenario file's text. `file` names it in errors.
+    pub fn parse(src: &str, file: &str) -> Result<Scenario, ScenarioError> {
+        let err = |key: Option<String>, message: String| ScenarioError {
+            file: file.to_string(),
+            key,
+            message,
+        };
+        let doc: toml::Table = src.parse().map_err(|e: toml::de::Error| {
+            err(None, format!("not valid TOML: {}", e.to_string().trim()))
+        })?;
+        let mut sc = Scenario {
+            file: file.to_string(),
+            title: String::new(),
+            summary: String::new(),
+            global: BTreeMap::new(),
+            per_host: BTreeMap::new(),
+            variants: Vec::new(),
+        };
+        for (k, v) in &doc {
+            match k.as_str() {
+                "title" | "summary" => {
+                    let s = v
+                        .as_str()
+                        .ok_or_else(|| err(Some(k.clone()), "must be a string".into()))?
+                        .to_string();
+                    if k == "title" {
+                        sc.title = s;
+                    } else {
+                        sc.summary = s;
+                    }
+                }
+                "kernel" => {
+                    let val = toml_to_value(file, "kernel", v)?;
+                    sc.global
+                        .insert("kernel".into(), check_value(file, "kernel", val)?);
+                }
+                "host" => {
+                    let hosts = v.as_table().ok_or_else(|| {
+                        err(Some("host".into()), "must be a table of hosts".into())
+                    })?;
+                    for (h, body) in hosts {
+                        if ![SENDER, RECEIVER, LOCALHOST].contains(&h.as_str()) {
+                            return Err(err(
+                                Some(format!("host.{h}")),
+                                format!("unknown host; hosts are \"{SENDER}\" and \"{RECEIVER}\" (or \"{LOCALHOST}\" on loopback)"),
+                            ));
+                        }
+                        let body = body.as_table().ok_or_else(|| {
+                            err(Some(format!("host.{h}")), "must be a table".into())
+                        })?;
+                        let mut vals = BTreeMap::new();
+                        for (sec, t) in body {
+                            collect_section(file, sec, t, &mut vals)?;
+                        }
+                        for key in vals.keys() {
+                            let def = keys::key(key).unwrap();
+                            if !def.per_host {
+                                return Err(err(
+                                    Some(format!("host.{h}.{key}")),
+                                    "applies to the whole run, not to one host".into(),
+                                ));
+                            }
+                        }
+                        sc.per_host.insert(h.clone(), vals);
+                    }
+                }
+                "variants" => {
+                    let vs = v.as_table().ok_or_else(|| {
+                        err(
+                            Some("variants".into()),
+                            "must be a table of variants".into(),
+                        )
+                    })?;
+                    for (name, body) in vs {
+                        sc.variants.push(parse_variant(file, name, body)?);
+                    }
+                }
+                sec => collect_section(file, sec, v, &mut sc.global)?,
+            }
+        }
+        if sc.title.is_empty() {
+            return Err(err(
+                Some("title".into()),
+                "missing: every scenario states its title".into(),
+            ));
+        }
+        Ok(sc)
+    }
+
+    pub fn variant(&self, name: &str) -> Option<&Variant> {
+        self.variants.iter().find(|v| v.name == name)
+    }
+
+    /// Resolve into a runnable configuration: defaults, file, per-host values, the variant
+    /// `variant` (if any) and the `sets` overrides (`KEY=VALUE` or `HOST:KEY=VALUE`).
+    pub fn config(&self, variant: Option<&str>, sets: &[String]) -> Result<Config, ScenarioError> {
+        let err = |key: Option<String>, message: String| ScenarioError {
+            file: self.file.clone(),
+            key,
+            message,
+        };
+        // Layered overrides: (host or None, key, value).
+        let mut layers: Vec<(Option<String>, String, Value)> = Vec::new();
+        for (k, v) in &self.global {
+            layers.push((None, k.clone(), v.clone()));
+        }
+        for (h, vals) in &self.per_host {
+            for (k, v) in vals {
+                layers.push((Some(h.clone()), k.clone(), v.clone()));
+            }
+        }
+        let variant_name = match variant {
+            None => None,
+            Some(name) => {
+                let v = self.variant(name).ok_or_else(|| {
+                    let known: Vec<_> = self.variants.iter().map(|v| v.name.as_str()).collect();
+                    err(
+                        None,
+                        format!("no variant \"{name}\"; variants: {}", known.join(", ")),
+                    )
+                })?;
+                layers.extend(v.values.iter().cloned());
+                Some(name.to_string())
+            }
+        };
+        for set in sets {
+            layers.push(parse_set(&self.file, set)?);
+        }
+
+        // The kernel and the topology come first: defaults depend on them.
+        let kernel_name = last_global(&layers, "kernel")
+            .map(|v| v.render())
+            .unwrap_or_else(|| "6.18".to_string());
+        let kernel = Kernel::parse(&kernel_name).unwrap();
+        let profile = kernel.profile();
+        let loopback = last_global(&layers, "link.kind").is_some_and(|v| v.render() == "loopback");
+        let host_names: Vec<&str> = if loopback {
+            vec![LOCALHOST]
+        } else {
+            vec![SENDER, RECEIVER]
+        };
+        for (h, k, _) in &layers {
+            if let Some(h) = h {
+                if !host_names.contains(&h.as_str()) {
+                    return Err(err(
+                        Some(format!("{h}:{k}")),
+                        format!(
+                            "no host \"{h}\" in this topology; hosts: {}",
+                            host_names.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+
+        let ctx = DefaultCtx {
+            profile: &profile,
+            loopback,
+        };
+        let mut warnings = Vec::new();
+        let mut hosts = Vec::new();
+        for name in &host_names {
+            let mut vals: BTreeMap<&'static str, Value> =
+                KEYS.iter().map(|k| (k.name, (k.default)(&ctx))).collect();
+            for (h, k, v) in &layers {
+                if h.as_deref().is_some_and(|h| h != *name) {
+                    continue;
+                }
+                let def = keys::key(k).unwrap();
+                if !keys::exists_in(def, kernel) {
+                    let (maj, min) = def.since.unwrap();
+                    let w = format!(
+                        "{k} does not exist in kernel {kernel} (added in {maj}.{min}): ignored"
+                    );
+                    if !warnings.contains(&w) {
+                        warnings.push(w);
+                    }
+                    continue;
+                }
+                vals.insert(def.name, v.clone());
+            }
+            hosts.push(HostConfig::from_values(name, &vals, &profile, loopback));
+        }
+        let first: BTreeMap<&'static str, Value> = {
+            let mut vals: BTreeMap<&'static str, Value> =
+                KEYS.iter().map(|k| (k.name, (k.default)(&ctx))).collect();
+            for (h, k, v) in &layers {
+                if h.is_none() {
+                    vals.insert(keys::key(k).unwrap().name, v.clone());
+                }
+            }
+            vals
+        };
+        let g = Getter(&first);
+        let cfg = Config {
+            file: self.file.clone(),
+            title: self.title.clone(),
+            kernel,
+            profile,
+            variant: variant_name,
+            seed: g.int("sim.seed") as u64,
+            duration_ns: g.int("sim.duration_ms") as u64 * 1_000_000,
+            hz: g.str("sim.hz").parse().unwrap(),
+            link: LinkConfig {
+                loopback,
+                rate_bps: g.int("link.rate_mbit") as u64 * 1_000_000,
+                delay_ns: g.int("link.delay_us") as u64 * 1000,
+                mtu: g.int("link.mtu") as u32,
+            },
+            app: AppConfig {
+                kind: if g.str("app.kind") == "pingpong" {
+                    AppKind::Pingpong
+                } else {
+                    AppKind::TcpStream
+                },
+                flows: g.int("app.flows") as u32,
+                write_size_bytes: g.int("app.write_size_bytes") as u64,
+                bytes: g.int("app.bytes") as u64,
+                interval_ns: g.int("app.interval_us") as u64 * 1000,
+                read_size_bytes: g.int("app.read_size_bytes") as u64,
+                send_bytes: g.int("app.send_bytes") as u64,
+                n_chunk: g.int("app.n_chunk") as u64,
+                rounds: g.int("app.rounds") as u64,
+                msg_more: g.bool("app.msg_more"),
+                cork: g.bool("app.cork"),
+            },
+            hosts,
+            warnings,
+        };
+        if cfg.app.kind == AppKind::Pingpong && cfg.app.n_chunk > cfg.app.send_bytes {
+            return Err(err(
+                Some("app.n_chunk".into()),
+                format!(
+                    "{} chunks cannot split {} bytes",
+                    cfg.app.n_chunk, cfg.app.send_bytes
+                ),
+            ));
+        }
+        Ok(cfg)
+    }
+}
+
+fn last_global<'a>(layers: &'a [(Option<String>, String, Value)], key: &str) -> Option<&'a Value> {
+    layers
+        .iter()
+        .rev()
+        .find(|(h, k, _)| h.is_none() && k == key)
+        .map(|(_, _, v)| v)
+}
+
+/// Flatten one table of the file into `key -> value`.
+fn collect_section(
+    file: &str,
+    sec: &str,
+    t: &toml::Value,
+    out: &mut BTreeMap<String, Value>,
+) -> Result<(), ScenarioError> {
+    let err = |key: String, message: String| ScenarioError {
+        file: file.to_string(),
+        key: Some(key),
+        message,
+    };
+    let table = match t.as_table() {
+        Some(t) => t,
+        None => {
+            // A bare top-level key: only allowed when it is a full key name.
+            return insert_key(file, sec, t, out);
+        }
+    };
+    for (k, v) in table {
+        let full = match sec {
+            "sysctl" | "socket" => k.clone(),
+            s if PREFIXED_SECTIONS.contains(&s) => format!("{s}.{k}"),
+            _ => {
+                let mut m = format!(
+                    "unknown section [{sec}]; sections are sim, link, sysctl, socket, tc, ethtool, bql, cpu, app, host.NAME, variants.NAME"
+                );
+                if let Some(s) = keys::suggest(sec) {
+                    m.push_str(&format!(" (did you mean the key \"{s}\"?)"));
+                }
+                return Err(err(sec.to_string(), m));
+            }
+        };
+        // tc.fq.quantum is written [tc.fq] quantum = ... or [tc] "fq.quantum" = ...
+        if let Some(sub) = v.as_table() {
+            for (k2, v2) in sub {
+                insert_key(file, &format!("{full}.{k2}"), v2, out)?;
+            }
+            continue;
+        }
+        if sec == "sysctl" && !k.starts_with("net.") {
+            return Err(err(
+                k.clone(),
+                "sysctls are written by their full dotted name (e.g. \"net.ipv4.tcp_autocorking\")"
+                    .into(),
+            ));
+        }
+        insert_key(file, &full, v, out)?;
+    }
+    Ok(())
+}
+
+fn insert_key(
+    file: &str,
+    key: &str,
+    v: &toml::Value,
+    out: &mut BTreeMap<String, Value>,
+) -> Result<(), ScenarioError> {
+    let val = toml_to_value(file, key, v)?;
+    let val = check_value(file, key, val)?;
+    if out.insert(key.to_string(), val).is_some() {
+        return Err(ScenarioError {
+            file: file.into(),
+            key: Some(key.into()),
+            message: "given twice".into(),
+        });
+    }
+    Ok(())
+}
+
+fn unknown_key(file: &str, key: &str) -> ScenarioError {
+    let mut message = "unknown key".to_string();
+    if let Some(s) = keys::suggest(key) {
+        message.push_str(&format!("; did you mean \"{s}\"?"));
+    }
+    ScenarioError {
+        file: file.into(),
+        key: Some(key.into()),
+        message,
+    }
+}
+
+fn toml_to_value(file: &str, key: &str, v: &toml::Value) -> Result<Value, ScenarioError> {
+    let def = keys::key(key).ok_or_else(|| unknown_key(file, key))?;
+    let bad = |what: &str| ScenarioError {
+        file: file.into(),
+        key: Some(key.into()),
+        message: format!("expected {what}, got {}", toml_type(v)),
+    };
+    Ok(match def.kind {
+        Kind::Int { .. } => match v {
+            toml::Value::Integer(i) => Value::Int(*i),
+            _ => return Err(bad("an integer")),
+        },
+        Kind::Bool => match v {
+            toml::Value::Integer(i) => Value::Int(*i),
+            toml::Value::Boolean(b) => Value::Int(*b as i64),
+            _ => return Err(bad("0 or 1")),
+        },
+        Kind::Choice(_) => match v {
+            toml::Value::String(s) => Value::Str(s.clone()),
+            toml::Value::Integer(i) => Value::Str(i.to_string()),
+            _ => return Err(bad("a string")),
+        },
+        Kind::Triple { .. } => match v {
+            toml::Value::String(s) => parse_triple(file, key, s)?,
+            toml::Value::Array(a) if a.len() == 3 && a.iter().all(|x| x.is_integer()) => {
+                Value::Triple([
+                    a[0].as_integer().unwrap(),
+                    a[1].as_integer().unwrap(),
+                    a[2].as_integer().unwrap(),
+                ])
+            }
+            _ => return Err(bad("three integers, e.g. \"4096 16384 4194304\"")),
+        },
+    })
+}
+
+fn toml_type(v: &toml::Value) -> &'static str {
+    match v {
+        toml::Value::String(_) => "a string",
+        toml::Value::Integer(_) => "an integer",
+        toml::Value::Float(_) => "a float",
+        toml::Value::Boolean(_) => "a boolean",
+        toml::Value::Datetime(_) => "a date",
+        toml::Value::Array(_) => "an array",
+        toml::Value::Table(_) => "a table",
+    }
+}
+
+fn parse_triple(file: &str, key: &str, s: &str) -> Result<Value, ScenarioError> {
+    let parts: Vec<&str> = s.split_whitespace().collect();
+    let nums: Option<Vec<i64>> = parts.iter().map(|p| p.parse().ok()).collect();
+    match nums {
+        Some(n) if n.len() == 3 => Ok(Value::Triple([n[0], n[1], n[2]])),
+        _ => Err(ScenarioError {
+            file: file.into(),
+            key: Some(key.into()),
+            message: format!("expected three integers like \"4096 16384 4194304\", got \"{s}\""),
+        }),
+    }
+}
+
+/// Range-check a value against its key.
+fn check_value(file: &str, key: &str, v: Value) -> Result<Value, ScenarioError> {
+    let def = keys::key(key).ok_or_else(|| unknown_key(file, key))?;
+    let fail = |message: String| ScenarioError {
+        file: file.into(),
+        key: Some(key.into()),
+        message,
+    };
+    match (def.kind, &v) {
+        (Kind::Int { min, max }, Value::Int(x)) if !(min..=max).contains(x) => {
+            Err(fail(format!("accepts {min}..{max} (got {x})")))
+        }
+        (Kind::Bool, Value::Int(x)) if *x != 0 && *x != 1 => {
+            Err(fail(format!("accepts 0..1 (got {x})")))
+        }
+        (Kind::Choice(c), Value::Str(s)) if !c.contains(&s.as_str()) => Err(fail(format!(
+            "accepts {} (got \"{s}\")",
+            c.iter()
+                .map(|c| if c.is_empty() {
+                    "\"\"".to_string()
+                } else {
+                    format!("\"{c}\"")
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+        (Kind::Triple { min, max }, Value::Triple(t)) => {
+            if let Some(x) = t.iter().find(|x| !(min..=max).contains(*x)) {
+                return Err(fail(format!("each value accepts {min}..{max} (got {x})")));
+            }
+            if !(t[0] <= t[1] && t[1] <= t[2]) {
+                return Err(fail(format!(
+                    "min <= default <= max expected (got {} {} {})",
+                    t[0], t[1], t[2]
+                )));
+            }
+            Ok(v)
+        }
+        _ => Ok(v),
+    }
+}
+
+fn parse_variant(file: &str, name: &str, body: &toml::Value) -> Result<Variant, ScenarioError> {
+    let t = body.as_table().ok_or_else(|| ScenarioError {
+        file: file.into(),
+        key: Some(format!("variants.{name}")),
+        message: "must be a table of KEY = VALUE".into(),
+    })?;
+    let mut v = Variant {
+        name: name.to_string(),
+        label: name.to_string(),
+        values: Vec::new(),
+    };
+    for (k, val) in t {
+        if k == "label" {
+            v.label = val.as_str().unwrap_or(name).to_string();
+            continue;
+        }
+        let (host, key) = split_host(k);
+        let where_ = format!("variants.{name}.{k}");
+        let value = toml_to_value(file, key, val).map_err(|mut e| {
+            e.key = Some(where_.clone());
+            e
+        })?;
+        let value = check_value(file, key, value).map_err(|mut e| {
+            e.key = Some(where_.clone());
+            e
+        })?;
+        v.values
+            .push((host.map(str::to_string), key.to_string(), value));
+    }
+    Ok(v)
+}
+
+fn split_host(k: &str) -> (Option<&str>, &str) {
+    match k.split_once(':') {
+        Some((h, rest)) => (Some(h), rest),
+        None => (None, k),
+    }
+}
+
+/// Parse one `--set` argument: `KEY=VALUE` or `HOST:KEY=VALUE`.
+pub fn parse_set(file: &str, set: &str) -> Result<(Option<String>, String, Value), ScenarioError> {
+    let (lhs, rhs) = set.split_once('=').ok_or_else(|| ScenarioError {
+        file: file.into(),
+        key: Some(set.into()),
+        message: "expected KEY=VALUE or HOST:KEY=VALUE".into(),
+    })?;
+    let (host, key) = split_host(lhs.trim());
+    let def = keys::key(key).ok_or_else(|| unknown_key(file, key))?;
+    let rhs = rhs.trim();
+    let value = match def.kind {
+        Kind::Int { .. } | Kind::Bool => match rhs {
+            "true" | "on" => Value::Int(1),
+            "false" | "off" => Value::Int(0),
+            _ => Value::Int(rhs.parse().map_err(|_| ScenarioError {
+                file: file.into(),
+                key: Some(key.into()),
+                message: format!("expected an integer, got \"{rhs}\""),
+            })?),
+        },
+        Kind::Choice(_) => Value::Str(rhs.trim_matches('"').to_string()),
+        Kind::Triple { .. } => parse_triple(file, key, rhs)?,
+    };
+    if host.is_some() && !def.per_host {
+        return Err(ScenarioError {
+            file: file.into(),
+            key: Some(lhs.into()),
+            message: "applies to the whole run, not to one host".into(),
+        });
+    }
+    let value = check_value(file, key, value)?;
+    Ok((host.map(str::to_string), key.to_string(), value))
+}
+
+struct Getter<'a>(&'a BTreeMap<&'static str, Value>);
+
+impl Getter<'_> {
+    fn int(&self, k: &str) -> i64 {
+        match self.0.get(k) {
+            Some(Value::Int(v)) => *v,
+            other => panic!("key {k} is not an integer: {other:?}"),
+        }
+    }
+    fn bool(&self, k: &str) -> bool {
+        self.int(k) != 0
+    }
+    fn str(&self, k: &str) -> &str {
+        match self.0.get(k) {
+            Some(Value::Str(v)) => v,
+            other => panic!("key {k} is not a string: {other:?}"),
+        }
+    }
+    fn triple(&self, k: &str) -> [u64; 3] {
+        match self.0.get(k) {
+            Some(Value::Triple(t)) => [t[0] as u64, t[1] as u64, t[2] as u64],
+            other => panic!("key {k} is not a triple: {other:?}"),
+        }
+    }
+}
+
+/// A resolved, runnable configuration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub file: String,
+    pub title: String,
+    pub kernel: Kernel,
+    pub profile: Profile,
+    pub variant: Option<String>,
+    pub seed: u64,
+    pub duration_ns: u64,
+    pub hz: u32,
+    pub link: LinkConfig,
+    pub app: AppConfig,
+    /// `[sender, receiver]`, or `[localhost]` on loopback.
+    pub hosts: Vec<HostConfig>,
+    /// Keys ignored because the kernel lacks them, and similar notes.
+    pub warnings: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct LinkConfig {
+    pub loopback: bool,
+    pub rate_bps: u64,
+    pub delay_ns: u64,
+    pub mtu: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AppKind {
+    TcpStream,
+    Pingpong,
+}
+
+#[derive(Clone, Debug)]
+pub struct AppConfig {
+    pub kind: AppKind,
+    pub flows: u32,
+    pub write_size_bytes: u64,
+    pub bytes: u64,
+    pub interval_ns: u64,
+    pub read_size_bytes: u64,
+    pub send_bytes: u64,
+    pub n_chunk: u64,
+    pub rounds: u64,
+    pub msg_more: bool,
+    pub cork: bool,
+}
+
+/// Congestion control algorithms the model implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CongestionControl {
+    Cubic,
+    Reno,
+}
+
+/// A host's sysctls (per network namespace, as in Linux).
+#[derive(Clone, Debug)]
+pub struct Sysctls {
+    pub tcp_autocorking: bool,
+    pub tcp_limit_output_bytes: u64,
+    pub tcp_min_tso_segs: u32,
+    pub tcp_tso_win_divisor: u32,
+    pub tcp_tso_rtt_log: u32,
+    pub tcp_notsent_lowat: u64,
+    pub tcp_wmem: [u64; 3],
+    pub tcp_rmem: [u64; 3],
+    pub tcp_mem: [u64; 3],
+    pub tcp_slow_start_after_idle: bool,
+    pub tcp_congestion_control: CongestionControl,
+    pub tcp_pacing_ss_ratio: u64,
+    pub tcp_pacing_ca_ratio: u64,
+    pub tcp_timestamps: bool,
+    pub tcp_moderate_rcvbuf: bool,
+    pub tcp_pingpong_thresh: u32,
+    pub wmem_max: u64,
+    pub rmem_max: u64,
+}
+
+/// Socket options the applications set on every socket of the host.
+#[derive(Clone, Debug)]
+pub struct SockOpts {
+    pub tcp_nodelay: bool,
+    pub tcp_cork: bool,
+    pub tcp_quickack: bool,
+    pub tcp_notsent_lowat: u64,
+    pub so_sndbuf: u64,
+    pub so_rcvbuf: u64,
+    pub so_priority: u8,
+    pub so_max_pacing_rate: u64,
+    pub tcp_congestion: Option<CongestionControl>,
+}
+
+/// The qdisc the host's device gets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QdiscKind {
+    Noqueue,
+    PfifoFast,
+    Fq,
+    FqCodel,
+}
+
+#[derive(Clone, Debug)]
+pub struct QdiscConfig {
+    pub kind: QdiscKind,
+    pub txqueuelen: u32,
+    pub fq_limit: u32,
+    pub fq_flow_limit: u32,
+    /// Bytes; 0 in the scenario means the kernel's default (computed from the MTU here).
+    pub fq_quantum: u32,
+    pub fq_initial_quantum: u32,
+    pub fq_maxrate_bps: u64,
+    pub fq_refill_delay_ms: u32,
+    pub fq_pacing: bool,
+    pub fq_horizon_ns: u64,
+    pub fq_codel_limit: u32,
+    pub fq_codel_flows: u32,
+    pub fq_codel_quantum: u32,
+    pub fq_codel_target_ns: u64,
+    pub fq_codel_interval_ns: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct NicConfig {
+    pub tx_ring: u32,
+    pub tso: bool,
+    pub gso: bool,
+    pub tx_usecs: u32,
+    pub tx_frames: u32,
+    pub bql_enabled: bool,
+    pub bql_limit_min: u64,
+    pub bql_limit_max: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct CpuConfig {
+    pub cores: u32,
+    /// CPU work costs time (`reference`) or is free (`free`).
+    pub costs: bool,
+}
+
+/// Everything that may differ between hosts.
+#[derive(Clone, Debug)]
+pub struct HostConfig {
+    pub name: String,
+    pub sysctl: Sysctls,
+    pub sock: SockOpts,
+    pub qdisc: QdiscConfig,
+    pub nic: NicConfig,
+    pub cpu: CpuConfig,
+}
+
+impl HostConfig {
+    fn from_values(
+        name: &str,
+        vals: &BTreeMap<&'static str, Value>,
+        _profile: &Profile,
+        loopback: bool,
+    ) -> HostConfig {
+        let g = Getter(vals);
+        let cc = |s: &str| match s {
+            "reno" => CongestionControl::Reno,
+            _ => CongestionControl::Cubic,
+        };
+        let mtu = g.int("link.mtu") as u32;
+        let qdisc_kind = match g.str("tc.qdisc") {
+            "noqueue" => QdiscKind::Noqueue,
+            "pfifo_fast" => QdiscKind::PfifoFast,
+            "fq" => QdiscKind::Fq,
+            "fq_codel" => QdiscKind::FqCodel,
+            _ if loopback => QdiscKind::Noqueue,
+            _ => match g.str("net.core.default_qdisc") {
+                "fq" => QdiscKind::Fq,
+                "fq_codel" => QdiscKind::FqCodel,
+                _ => QdiscKind::PfifoFast,
+            },
+        };
+        // psched_mtu(dev) = mtu + hard_header_len (14).
+        let psched_mtu = mtu + 14;
+        let or_default = |v: i64, d: u32| if v == 0 { d } else { v as u32 };
+        HostConfig {
+            name: name.to_string(),
+            sysctl: Sysctls {
+                tcp_autocorking: g.bool("net.ipv4.tcp_autocorking"),
+                tcp_limit_output_bytes: g.int("net.ipv4.tcp_limit_output_bytes") as u64,
+                tcp_min_tso_segs: g.int("net.ipv4.tcp_min_tso_segs") as u32,
+                tcp_tso_win_divisor: g.int("net.ipv4.tcp_tso_win_divisor") as u32,
+                tcp_tso_rtt_log: g.int("net.ipv4.tcp_tso_rtt_log") as u32,
+                tcp_notsent_lowat: g.int("net.ipv4.tcp_notsent_lowat") as u64,
+                tcp_wmem: g.triple("net.ipv4.tcp_wmem"),
+                tcp_rmem: g.triple("net.ipv4.tcp_rmem"),
+                tcp_mem: g.triple("net.ipv4.tcp_mem"),
+                tcp_slow_start_after_idle: g.bool("net.ipv4.tcp_slow_start_after_idle"),
+                tcp_congestion_control: cc(g.str("net.ipv4.tcp_congestion_control")),
+                tcp_pacing_ss_ratio: g.int("net.ipv4.tcp_pacing_ss_ratio") as u64,
+                tcp_pacing_ca_ratio: g.int("net.ipv4.tcp_pacing_ca_ratio") as u64,
+                tcp_timestamps: g.int("net.ipv4.tcp_timestamps") != 0,
+                tcp_moderate_rcvbuf: g.bool("net.ipv4.tcp_moderate_rcvbuf"),
+                tcp_pingpong_thresh: g.int("net.ipv4.tcp_pingpong_thresh") as u32,
+                wmem_max: g.int("net.core.wmem_max") as u64,
+                rmem_max: g.int("net.core.rmem_max") as u64,
+            },
+            sock: SockOpts {
+                tcp_nodelay: g.bool("TCP_NODELAY"),
+                tcp_cork: g.bool("TCP_CORK"),
+                tcp_quickack: g.bool("TCP_QUICKACK"),
+                tcp_notsent_lowat: g.int("TCP_NOTSENT_LOWAT") as u64,
+                so_sndbuf: g.int("SO_SNDBUF") as u64,
+                so_rcvbuf: g.int("SO_RCVBUF") as u64,
+                so_priority: g.int("SO_PRIORITY") as u8,
+                so_max_pacing_rate: g.int("SO_MAX_PACING_RATE") as u64,
+                tcp_congestion: match g.str("TCP_CONGESTION") {
+                    "" => None,
+                    s => Some(cc(s)),
+                },
+            },
+            qdisc: QdiscConfig {
+                kind: qdisc_kind,
+                txqueuelen: g.int("link.txqueuelen") as u32,
+                fq_limit: g.int("tc.fq.limit") as u32,
+                fq_flow_limit: g.int("tc.fq.flow_limit") as u32,
+                fq_quantum: or_default(g.int("tc.fq.quantum"), 2 * psched_mtu),
+                fq_initial_quantum: or_default(g.int("tc.fq.initial_quantum"), 10 * psched_mtu),
+                fq_maxrate_bps: g.int("tc.fq.maxrate_mbit") as u64 * 1_000_000,
+                fq_refill_delay_ms: g.int("tc.fq.refill_delay_ms") as u32,
+                fq_pacing: g.bool("tc.fq.pacing"),
+                fq_horizon_ns: g.int("tc.fq.horizon_ms") as u64 * 1_000_000,
+                fq_codel_limit: g.int("tc.fq_codel.limit") as u32,
+                fq_codel_flows: g.int("tc.fq_codel.flows") as u32,
+                fq_codel_quantum: g.int("tc.fq_codel.quantum") as u32,
+                fq_codel_target_ns: g.int("tc.fq_codel.target_us") as u64 * 1000,
+                fq_codel_interval_ns: g.int("tc.fq_codel.interval_us") as u64 * 1000,
+            },
+            nic: NicConfig {
+                tx_ring: g.int("ethtool.tx") as u32,
+                tso: g.bool("ethtool.tso"),
+                gso: g.bool("ethtool.gso"),
+                tx_usecs: g.int("ethtool.tx-usecs") as u32,
+                tx_frames: g.int("ethtool.tx-frames") as u32,
+                bql_enabled: g.bool("bql.enabled"),
+                bql_limit_min: g.int("bql.limit_min") as u64,
+                bql_limit_max: g.int("bql.limit_max") as u64,
+            },
+            cpu: CpuConfig {
+                cores: g.int("cpu.cores") as u32,
+                costs: g.str("cpu.model") == "reference",
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OK: &str = r#"
+title = "t"
+kernel = "3.14"
+[link]
+rate_mbit = 1000
+[sysctl]
+"net.ipv4.tcp_autocorking" = 1
+[socket]
+TCP_NODELAY = 1
+[tc.fq]
+quantum = 3000
+[host.sender.ethtool]
+tx-usecs = 0
+[variants.off]
+label = "autocorking off"
+"net.ipv4.tcp_autocorking" = 0
+"#;
+
+    fn parse(s: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::parse(s, "x.toml")
+    }
+
+    #[test]
+    fn a_scenario_resolves_file_values_host_values_and_variants() {
+        let sc = parse(OK).unwrap();
+        let base = sc.config(None, &[]).unwrap();
+        assert_eq!(base.kernel, Kernel::V3_14);
+        assert_eq!(base.link.rate_bps, 1_000_000_000);
+        assert!(base.hosts[0].sysctl.tcp_autocorking);
+        assert!(base.hosts[0].sock.tcp_nodelay);
+        assert_eq!(base.hosts[0].qdisc.fq_quantum, 3000);
+        assert_eq!(base.hosts[0].nic.tx_usecs, 0);
+        assert_eq!(base.hosts[1].nic.tx_usecs, 16);
+        let off = sc.config(Some("off"), &[]).unwrap();
+        assert!(!off.hosts[0].sysctl.tcp_autocorking);
+        assert_eq!(sc.variants[0].label, "autocorking off");
+    }
+
+    #[test]
+    fn set_overrides_a_host_or_every_host() {
+        let sc = parse(OK).unwrap();
+        let c = sc
+            .config(
+                None,
+                &["receiver:TCP_NODELAY=0".into(), "link.delay_us=500".into()],
+            )
+            .unwrap();
+        assert!(c.hosts[0].sock.tcp_nodelay);
+        assert!(!c.hosts[1].sock.tcp_nodelay);
+        assert_eq!(c.link.delay_ns, 500_000);
+        let c = sc.config(None, &["kernel=3.13".into()]).unwrap();
+        assert_eq!(c.kernel, Kernel::V3_13);
+        assert!(c
+            .warnings
+            .iter()
+            .any(|w| w.contains("tcp_autocorking does not exist in kernel 3.13")));
+    }
+
+    #[test]
+    fn an_out_of_range_value_names_the_key_and_the_kernel_range() {
+        let e = parse("title = \"t\"\n[sysctl]\n\"net.ipv4.tcp_autocorking\" = 2\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "x.toml: net.ipv4.tcp_autocorking: accepts 0..1 (got 2)"
+        );
+    }
+
+    #[test]
+    fn a_misspelt_key_gets_a_suggestion() {
+        let e = parse("title = \"t\"\n[sysctl]\n\"net.ipv4.tcp_autocork\" = 1\n").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("net.ipv4.tcp_autocork"));
+        assert!(
+            e.message
+                .contains("did you mean \"net.ipv4.tcp_autocorking\""),
+            "{e}"
+        );
+        let e = parse("title = \"t\"\n[link]\nrate = 5\n").unwrap_err();
+        assert!(e.to_string().contains("link.rate"), "{e}");
+    }
+
+    #[test]
+    fn wrong_types_and_bad_syntax_are_errors_not_panics() {
+        assert!(parse("title = \"t\"\n[link]\nrate_mbit = \"fast\"\n")
+            .unwrap_err()
+            .message
+            .contains("expected an integer"));
+        assert!(parse("title = ")
+            .unwrap_err()
+            .message
+            .contains("not valid TOML"));
+        assert!(parse("[link]\nrate_mbit = 5\n")
+            .unwrap_err()
+            .message
+            .contains("missing"));
+        assert!(parse("title = \"t\"\n[sysctl]\n\"net.ipv4.tcp_wmem\" = \"1 2\"\n").is_err());
+        assert!(
+            parse("title = \"t\"\n[host.router.sysctl]\n\"net.ipv4.tcp_autocorking\" = 1\n")
+                .is_err()
+        );
+        let sc = parse(OK).unwrap();
+        assert!(sc
+            .config(Some("nope"), &[])
+            .unwrap_err()
+            .message
+            .contains("variants: off"));
+        assert!(sc.config(None, &["nonsense".into()]).is_err());
+        assert!(sc.config(None, &["link.rate_mbit=0".into()]).is_err());
+    }
+
+    #[test]
+    fn loopback_gets_lo_defaults_and_one_host() {
+        let c = parse("title = \"t\"\n[link]\nkind = \"loopback\"\n")
+            .unwrap()
+            .config(None, &[])
+            .unwrap();
+        assert_eq!(c.hosts.len(), 1);
+        assert_eq!(c.hosts[0].name, "localhost");
+        assert_eq!(c.link.mtu, 65_536);
+        assert_eq!(c.hosts[0].qdisc.kind, QdiscKind::Noqueue);
+    }
+}

@@ -1,0 +1,567 @@
+//! The simulation world: hosts, links, sockets, applications and the event queue.
+//!
+//! Time is integer nanoseconds. Events are ordered by (time, sequence number), so two runs of
+//! the same configuration and seed produce the same event log. Kernel timers that count in
+//! jiffies (delayed ACK, RTO, PROBE0) fire on jiffy boundaries of the configured HZ; the phase of
+//! the tick relative to the start of the run comes from the seeded RNG.
+//!
+//! Simplified:
+//! - a host's softirq work runs at the instant of the event that causes it (interrupt,
+//!   completion, ACK), and its CPU time is charged to the core of the application that owns the
+//!   socket, not scheduled on its own; visible effect: an application waits for that core when
+//!   it next runs, as it would after being interrupted.
+//! - every RX packet is processed by its own NAPI poll (`rx-usecs` 0, adaptive moderation at
+//!   the rates modelled), so GRO merges the segments of one TSO packet but not two packets.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+use std::sync::Arc;
+
+use crate::app::{self, App};
+use crate::dev::{DevConfig, DevOut, DevTimer, NetDevice};
+use crate::mib::{Mib, Mibs};
+use crate::qdisc::Qdisc;
+use crate::scenario::{Config, HostConfig, QdiscKind};
+use crate::sch_fq::{Fq, FqConfig};
+use crate::sch_fq_codel::{FqCodel, FqCodelConfig};
+use crate::sch_generic::PfifoFast;
+use crate::skb::{Packet, SockId, NO_SOCK};
+use crate::sock::TcpSock;
+use crate::trace::{Ev, Trace};
+use crate::{tcp_input, tcp_output, tcp_timer};
+
+/// What can happen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// An application's next step (a system call, or waking from a sleep).
+    App(u32),
+    /// The oldest packet on link `n` reaches the far end.
+    Arrive(u16),
+    /// A packet sent on a host's loopback is received (`netif_rx` → NET_RX softirq).
+    Loopback(u16),
+    /// A device timer (qdisc watchdog, wire, TX-completion interrupt).
+    Dev(u16, DevTimer),
+    /// The delayed-ACK timer of a socket (`tcp_delack_timer`).
+    Delack(SockId),
+    /// The retransmit-family timer (`tcp_write_timer`: RTO or PROBE0).
+    WriteTimer(SockId),
+    /// The per-CPU TSQ tasklet runs the socket's handler (`tcp_tasklet_func`).
+    Tsq(SockId),
+    /// Periodic sampling of memory (`/proc/net/sockstat`).
+    Sample,
+}
+
+/// A queued event; ordered by (time, sequence number) only.
+#[derive(Clone, Debug)]
+struct Scheduled {
+    t_ns: u64,
+    seq: u64,
+    ev: Event,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, o: &Self) -> bool {
+        (self.t_ns, self.seq) == (o.t_ns, o.seq)
+    }
+}
+impl Eq for Scheduled {}
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Scheduled {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        (self.t_ns, self.seq).cmp(&(o.t_ns, o.seq))
+    }
+}
+
+/// A reusable `DevOut` buffer; a cloned world starts with an empty one.
+#[derive(Debug, Default)]
+struct Scratch(DevOut);
+
+impl Clone for Scratch {
+    fn clone(&self) -> Self {
+        Scratch::default()
+    }
+}
+
+/// A direction of the wire between two hosts: FIFO with constant propagation delay.
+#[derive(Clone, Debug)]
+pub struct Link {
+    pub from: u16,
+    pub to: u16,
+    pub delay_ns: u64,
+    /// Packets on the wire with their arrival time, oldest first.
+    pub in_flight: VecDeque<(u64, Packet)>,
+}
+
+/// A host (one network namespace with one device).
+#[derive(Clone, Debug)]
+pub struct Host {
+    pub name: String,
+    pub cfg: Arc<HostConfig>,
+    pub dev: NetDevice,
+    pub mib: Mibs,
+    pub cpu: Cpu,
+    /// The link this host transmits on (none on loopback).
+    pub link_out: Option<u16>,
+    /// Packets sent on loopback waiting for the NET_RX softirq.
+    pub lo_rx: VecDeque<Packet>,
+    /// Sum and count of TCP memory samples (pages).
+    pub mem_pages_sum: u64,
+    pub mem_samples: u64,
+}
+
+/// The whole simulated system.
+#[derive(Clone, Debug)]
+pub struct World {
+    pub now_ns: u64,
+    pub cfg: Arc<Config>,
+    pub hz: u64,
+    /// Offset of the jiffy tick against t = 0, ns (from the seed).
+    pub tick_phase_ns: u64,
+    pub end_ns: u64,
+    queue: BinaryHeap<Reverse<Scheduled>>,
+    seq: u64,
+    pub hosts: Vec<Host>,
+    pub links: Vec<Link>,
+    pub socks: Vec<TcpSock>,
+    pub apps: Vec<App>,
+    pub trace: Trace,
+    rng: u64,
+    next_skb_id: u64,
+    next_pkt_id: u64,
+    /// Events processed.
+    pub events: u64,
+    pub warnings: Vec<String>,
+    dev_out: Scratch,
+    /// Interval between memory samples, ns.
+    pub sample_ns: u64,
+}
+
+impl World {
+    /// Build the hosts, links, sockets and applications of a configuration.
+    pub fn new(cfg: Config, trace: Trace) -> World {
+        let cfg = Arc::new(cfg);
+        let mut rng = cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let hz = cfg.hz as u64;
+        let tick_ns = 1_000_000_000 / hz;
+        let tick_phase_ns = splitmix(&mut rng) % tick_ns;
+        let mut hosts = Vec::new();
+        let mut links = Vec::new();
+        let n = cfg.hosts.len();
+        for (i, hc) in cfg.hosts.iter().enumerate() {
+            let hc = Arc::new(hc.clone());
+            let qdisc = make_qdisc(&cfg, &hc);
+            let dev = NetDevice::new(
+                i as u16,
+                DevConfig {
+                    loopback: cfg.link.loopback,
+                    rate_bps: cfg.link.rate_bps,
+                    tx_ring: hc.nic.tx_ring,
+                    tx_usecs: hc.nic.tx_usecs,
+                    tx_frames: hc.nic.tx_frames,
+                    tso: hc.nic.tso,
+                    gso: hc.nic.gso,
+                },
+                qdisc,
+            );
+            let link_out = if cfg.link.loopback {
+                None
+            } else {
+                links.push(Link {
+                    from: i as u16,
+                    to: ((i + 1) % n) as u16,
+                    delay_ns: cfg.link.delay_ns,
+                    in_flight: VecDeque::new(),
+                });
+                Some((links.len() - 1) as u16)
+            };
+            hosts.push(Host {
+                name: hc.name.clone(),
+                cpu: Cpu::new(hc.cpu.cores, hc.cpu.costs),
+                cfg: hc,
+                dev,
+                mib: Mibs::default(),
+                link_out,
+                lo_rx: VecDeque::new(),
+                mem_pages_sum: 0,
+                mem_samples: 0,
+            });
+        }
+        let mut w = World {
+            now_ns: 0,
+            hz,
+            tick_phase_ns,
+            end_ns: cfg.duration_ns,
+            queue: BinaryHeap::new(),
+            seq: 0,
+            hosts,
+            links,
+            socks: Vec::new(),
+            apps: Vec::new(),
+            trace,
+            rng,
+            next_skb_id: 1,
+            next_pkt_id: 1,
+            events: 0,
+            warnings: cfg.warnings.clone(),
+            dev_out: Scratch::default(),
+            sample_ns: 10_000_000,
+            cfg,
+        };
+        app::build(&mut w);
+        w.schedule(0, Event::Sample);
+        w
+    }
+
+    // ---- time ----
+
+    /// `jiffies` at time `t_ns`.
+    pub fn jiffies_at(&self, t_ns: u64) -> u64 {
+        ((t_ns + self.tick_phase_ns) as u128 * self.hz as u128 / 1_000_000_000) as u64
+    }
+
+    /// `jiffies` now.
+    pub fn jiffies(&self) -> u64 {
+        self.jiffies_at(self.now_ns)
+    }
+
+    /// The instant the tick makes `jiffies` reach `j` (when a timer with `expires = j` runs).
+    pub fn jiffy_start_ns(&self, j: u64) -> u64 {
+        let t = (j as u128 * 1_000_000_000).div_ceil(self.hz as u128) as u64;
+        t.saturating_sub(self.tick_phase_ns)
+    }
+
+    pub fn ms_to_jiffies(&self, ms: u64) -> u64 {
+        (ms * self.hz).div_ceil(1000)
+    }
+
+    pub fn jiffies_to_ns(&self, j: u64) -> u64 {
+        j * 1_000_000_000 / self.hz
+    }
+
+    // ---- events ----
+
+    pub fn schedule(&mut self, t_ns: u64, ev: Event) {
+        debug_assert!(t_ns >= self.now_ns, "event {ev:?} scheduled in the past");
+        self.seq += 1;
+        self.queue.push(Reverse(Scheduled {
+            t_ns,
+            seq: self.seq,
+            ev,
+        }));
+    }
+
+    fn pop(&mut self) -> Option<(u64, Event)> {
+        self.queue.pop().map(|Reverse(s)| (s.t_ns, s.ev))
+    }
+
+    pub fn next_skb_id(&mut self) -> u64 {
+        self.next_skb_id += 1;
+        self.next_skb_id - 1
+    }
+
+    pub fn next_pkt_id(&mut self) -> u64 {
+        self.next_pkt_id += 1;
+        self.next_pkt_id - 1
+    }
+
+    /// A uniformly random number in `0..n` from the run's seeded generator.
+    pub fn random(&mut self, n: u64) -> u64 {
+        splitmix(&mut self.rng) % n.max(1)
+    }
+
+    pub fn mib(&mut self, host: u16) -> &mut Mibs {
+        &mut self.hosts[host as usize].mib
+    }
+
+    pub fn emit(&mut self, host: u16, sk: SockId, ev: impl FnOnce() -> Ev) {
+        let t = self.now_ns;
+        self.trace.emit(t, host, sk, ev);
+    }
+
+    /// Run until every application finished or the duration ended.
+    pub fn run(&mut self) {
+        while let Some((t, ev)) = self.pop() {
+            if t > self.end_ns {
+                break;
+            }
+            self.now_ns = t;
+            self.events += 1;
+            self.dispatch(ev);
+            if self.apps.iter().all(|a| a.finished_ns.is_some()) {
+                break;
+            }
+        }
+    }
+
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::App(a) => app::step(self, a),
+            Event::Arrive(l) => {
+                let (t, pkt) = self.links[l as usize]
+                    .in_flight
+                    .pop_front()
+                    .expect("arrival without packet");
+                debug_assert_eq!(t, self.now_ns);
+                let to = self.links[l as usize].to;
+                self.netif_receive(to, pkt);
+            }
+            Event::Loopback(h) => {
+                let pkt = self.hosts[h as usize]
+                    .lo_rx
+                    .pop_front()
+                    .expect("loopback event without packet");
+                self.netif_receive(h, pkt);
+            }
+            Event::Dev(h, timer) => {
+                let mut out = std::mem::take(&mut self.dev_out.0);
+                out.clear();
+                let now = self.now_ns;
+                self.hosts[h as usize]
+                    .dev
+                    .on_timer(timer, now, &mut out, &mut self.trace);
+                self.handle_dev_out(h, &mut out);
+                self.dev_out.0 = out;
+            }
+            Event::Delack(sk) => tcp_timer::tcp_delack_timer(self, sk),
+            Event::WriteTimer(sk) => tcp_timer::tcp_write_timer(self, sk),
+            Event::Tsq(sk) => tcp_output::tcp_tsq_handler(self, sk),
+            Event::Sample => {
+                self.sample_memory();
+                let t = self.now_ns + self.sample_ns;
+                self.schedule(t, Event::Sample);
+            }
+        }
+    }
+
+    // ---- below TCP ----
+
+    /// `ip_queue_xmit` → `__ip_local_out` → `ip_output` → `ip_finish_output2` →
+    /// `dev_queue_xmit`: count the IP MIBs and hand the packet to the host's device.
+    ///
+    /// IpOutRequests and IpExtOutOctets count once per skb, whatever its segment count: a
+    /// 45-segment TSO skb is one request (net/ipv4/ip_output.c).
+    pub fn ip_queue_xmit(&mut self, host: u16, pkt: Packet) {
+        let len = pkt.len as u64 - crate::skb::ETH_HLEN as u64;
+        let mib = &mut self.hosts[host as usize].mib;
+        mib.inc(Mib::IpOutRequests);
+        if self.cfg.profile.ip_out_requests_in_local_out {
+            mib.inc(Mib::IpOutTransmits);
+        }
+        mib.add(Mib::IpExtOutOctets, len);
+        let mut out = std::mem::take(&mut self.dev_out.0);
+        out.clear();
+        let now = self.now_ns;
+        self.hosts[host as usize]
+            .dev
+            .dev_queue_xmit(pkt, now, &mut out, &mut self.trace);
+        self.handle_dev_out(host, &mut out);
+        self.dev_out.0 = out;
+    }
+
+    /// Carry out what a device asked for.
+    fn handle_dev_out(&mut self, host: u16, out: &mut DevOut) {
+        for (t, timer) in out.timers.drain(..) {
+            self.schedule(t.max(self.now_ns), Event::Dev(host, timer));
+        }
+        for (t, pkt) in out.to_wire.drain(..) {
+            match self.hosts[host as usize].link_out {
+                None => {
+                    // loopback_xmit → netif_rx: received by this host in the NET_RX softirq.
+                    self.hosts[host as usize].lo_rx.push_back(pkt);
+                    self.schedule(t, Event::Loopback(host));
+                }
+                Some(l) => {
+                    let arrive = t + self.links[l as usize].delay_ns;
+                    self.links[l as usize].in_flight.push_back((arrive, pkt));
+                    self.schedule(arrive, Event::Arrive(l));
+                }
+            }
+        }
+        for (pkt, why) in out.dropped.drain(..) {
+            self.warn_drop(&pkt, &format!("the qdisc ({why:?})"));
+            self.skb_free(pkt);
+        }
+        let completed: Vec<Packet> = out.completed.drain(..).collect();
+        for pkt in completed {
+            self.skb_free(pkt);
+        }
+        if out.cpu_ns > 0 {
+            let now = self.now_ns;
+            self.hosts[host as usize]
+                .cpu
+                .charge_softirq(now, out.cpu_ns);
+        }
+    }
+
+    /// A packet below TCP is freed: run its destructor (`tcp_wfree` for data clones,
+    /// `__sock_wfree` for pure ACKs).
+    fn skb_free(&mut self, pkt: Packet) {
+        if pkt.sk == NO_SOCK {
+            return;
+        }
+        if pkt.pure_ack {
+            let tp = &mut self.socks[pkt.sk as usize];
+            tp.sk_wmem_alloc -= pkt.truesize as u64;
+            return;
+        }
+        tcp_output::tcp_wfree(self, pkt);
+    }
+
+    fn warn_drop(&mut self, pkt: &Packet, where_: &str) {
+        let w = format!(
+            "a packet was dropped in {where_} at {} µs: links are lossless in this model, so the flow may stall",
+            self.now_ns / 1000
+        );
+        if !self.warnings.contains(&w) && self.warnings.len() < 20 {
+            self.warnings.push(w);
+        }
+        let id = pkt.id;
+        let host = pkt.src_host;
+        self.emit(host, pkt.sk, || Ev::Drop {
+            pkt: id,
+            where_: "qdisc",
+        });
+    }
+
+    /// `netif_receive_skb` → `ip_rcv` → `tcp_v4_rcv`: the IP MIBs, then TCP.
+    fn netif_receive(&mut self, host: u16, pkt: Packet) {
+        let segs = pkt.gso_segs.max(1) as u64;
+        let id = pkt.id;
+        self.emit(host, NO_SOCK, || Ev::WireRx { pkt: id, segs });
+        let mib = &mut self.hosts[host as usize].mib;
+        mib.inc(Mib::IpInReceives);
+        mib.inc(Mib::IpInDelivers);
+        mib.add(Mib::IpExtInOctets, (pkt.len - crate::skb::ETH_HLEN) as u64);
+        // The receiving socket is the sender's peer (one connection per socket pair).
+        let sk = self.socks[pkt.sk as usize].peer;
+        tcp_input::tcp_v4_rcv(self, sk, pkt);
+    }
+
+    /// `/proc/net/sockstat` "TCP: mem": pages of TCP memory over the host's sockets.
+    fn sample_memory(&mut self) {
+        for h in 0..self.hosts.len() {
+            let pages = self.tcp_mem_pages(h as u16);
+            let host = &mut self.hosts[h];
+            host.mem_pages_sum += pages;
+            host.mem_samples += 1;
+        }
+    }
+
+    /// TCP memory of a host in pages: the sum over its sockets of `sk_wmem_queued +
+    /// sk_rmem_alloc`, rounded up to pages per socket (`sk_forward_alloc` reserves whole
+    /// pages).
+    pub fn tcp_mem_pages(&self, host: u16) -> u64 {
+        self.socks
+            .iter()
+            .filter(|s| s.host == host)
+            .map(|s| s.mem_bytes().div_ceil(4096))
+            .sum()
+    }
+
+    /// Check every invariant of the model (called by tests after each event).
+    pub fn check_invariants(&self) {
+        for s in &self.socks {
+            s.check_invariants();
+        }
+    }
+
+    /// Run one event; false when nothing is left or the duration ended (for step-wise tests).
+    pub fn step(&mut self) -> bool {
+        match self.pop() {
+            Some((t, ev)) if t <= self.end_ns => {
+                self.now_ns = t;
+                self.events += 1;
+                self.dispatch(ev);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn finished(&self) -> bool {
+        self.apps.iter().all(|a| a.finished_ns.is_some())
+    }
+}
+
+/// The root qdisc of a host's device, from the scenario's `tc` keys and the kernel profile.
+fn make_qdisc(cfg: &Config, hc: &HostConfig) -> Qdisc {
+    if cfg.link.loopback {
+        return Qdisc::Noqueue;
+    }
+    let q = &hc.qdisc;
+    let psched_mtu = cfg.link.mtu + 14;
+    match q.kind {
+        QdiscKind::Noqueue => Qdisc::Noqueue,
+        QdiscKind::PfifoFast => Qdisc::PfifoFast(PfifoFast::new(q.txqueuelen)),
+        QdiscKind::Fq => {
+            let (major, minor) = cfg.kernel.version();
+            let mut f = FqConfig::for_kernel(major, minor, psched_mtu, cfg.hz);
+            f.limit = q.fq_limit;
+            f.flow_limit = q.fq_flow_limit;
+            f.quantum = q.fq_quantum;
+            f.initial_quantum = q.fq_initial_quantum;
+            f.flow_refill_delay_us = q.fq_refill_delay_ms * 1000;
+            if q.fq_maxrate_bps > 0 {
+                f.flow_max_rate_bytes_per_sec = q.fq_maxrate_bps / 8;
+            }
+            f.rate_enable = q.fq_pacing;
+            f.horizon_ns = q.fq_horizon_ns;
+            Qdisc::Fq(Fq::new(f))
+        }
+        QdiscKind::FqCodel => {
+            let mut f = FqCodelConfig::new(psched_mtu);
+            f.limit = q.fq_codel_limit;
+            f.flows = q.fq_codel_flows;
+            f.quantum = q.fq_codel_quantum;
+            f.target_us = (q.fq_codel_target_ns / 1000) as u32;
+            f.interval_us = (q.fq_codel_interval_ns / 1000) as u32;
+            Qdisc::FqCodel(FqCodel::new(f))
+        }
+    }
+}
+
+/// splitmix64: the run's only source of randomness.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// CPU cores of a host (interim model until the cost model lands): each core is busy until
+/// some instant; work charged to a busy core starts when it frees.
+#[derive(Clone, Debug)]
+pub struct Cpu {
+    pub busy_until_ns: Vec<u64>,
+    pub busy_ns: Vec<u64>,
+    pub costs: bool,
+}
+
+impl Cpu {
+    pub fn new(cores: u32, costs: bool) -> Cpu {
+        Cpu {
+            busy_until_ns: vec![0; cores as usize],
+            busy_ns: vec![0; cores as usize],
+            costs,
+        }
+    }
+
+    /// Run `cost_ns` of work on `core` no earlier than `now_ns`; returns when it ends.
+    pub fn charge(&mut self, core: u32, now_ns: u64, cost_ns: u64) -> u64 {
+        let c = core as usize % self.busy_until_ns.len();
+        let start = self.busy_until_ns[c].max(now_ns);
+        self.busy_until_ns[c] = start + cost_ns;
+        self.busy_ns[c] += cost_ns;
+        start + cost_ns
+    }
+
+    /// Softirq work not tied to an application: charged to core 0.
+    pub fn charge_softirq(&mut self, now_ns: u64, cost_ns: u64) {
+        self.charge(0, now_ns, cost_ns);
+    }
+}

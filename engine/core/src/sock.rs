@@ -1,0 +1,424 @@
+//! `struct tcp_sock` (with the `inet_connection_sock` and `sock` fields the send path reads),
+//! the skbs of its write and retransmit queues, and their memory accounting.
+//!
+//! Follows: `include/linux/tcp.h`, `include/net/inet_connection_sock.h`, `include/net/sock.h`,
+//! `include/net/tcp.h` (Linux 6.18 names; 3.x names noted where they differ).
+//!
+//! Simplified:
+//! - sequence numbers are `u64` relative to the initial sequence number (0 = SYN), not wrapping
+//!   `u32`, because a run never sends 2^64 bytes; visible effect: none (traces print relative
+//!   numbers, like Wireshark).
+//! - one connection per socket pair, established by a real three-way handshake at the start of
+//!   the run; no listen queue, no close (FIN) handshake at the end; visible effect: the
+//!   counters lack the closing segments.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use crate::profile::Profile;
+use crate::scenario::{CongestionControl, HostConfig};
+use crate::skb::SockId;
+use crate::tcp_cong::CongState;
+
+/// `tp->nonagle` bits (include/net/tcp.h).
+pub const TCP_NAGLE_OFF: u8 = 1;
+pub const TCP_NAGLE_CORK: u8 = 2;
+pub const TCP_NAGLE_PUSH: u8 = 4;
+
+/// `sk_tsq_flags` bits (enum tsq_enum).
+pub const TSQ_THROTTLED: u8 = 1 << 0;
+pub const TSQ_QUEUED: u8 = 1 << 1;
+
+/// `icsk_ack.pending` bits (enum inet_csk_ack_state_t).
+pub const ICSK_ACK_SCHED: u8 = 1;
+pub const ICSK_ACK_TIMER: u8 = 2;
+pub const ICSK_ACK_PUSHED: u8 = 4;
+pub const ICSK_ACK_PUSHED2: u8 = 8;
+pub const ICSK_ACK_NOW: u8 = 16;
+
+/// `TCP_INIT_CWND` (RFC 6928).
+pub const TCP_INIT_CWND: u32 = 10;
+/// `TCP_MAX_QUICKACKS`.
+pub const TCP_MAX_QUICKACKS: u8 = 16;
+/// `TCP_MSS_DEFAULT` (RFC 1122 default when no MSS option).
+pub const TCP_MSS_DEFAULT: u32 = 536;
+/// `TCP_MIN_MSS`.
+pub const TCP_MIN_MSS: u32 = 88;
+/// `TCPOLEN_TSTAMP_ALIGNED`: the timestamp option with its padding.
+pub const TCPOLEN_TSTAMP_ALIGNED: u32 = 12;
+/// `GSO_LEGACY_MAX_SIZE` / `GSO_MAX_SIZE` (65536): the device's TSO size limit.
+pub const GSO_MAX_SIZE: u32 = 65_536;
+/// `GSO_MAX_SEGS`.
+pub const GSO_MAX_SEGS: u32 = 65_535;
+/// `TCP_RTO_MIN` and `TCP_TIMEOUT_INIT` in ms (HZ/5 and HZ jiffies).
+pub const TCP_RTO_MIN_MS: u64 = 200;
+pub const TCP_RTO_MAX_MS: u64 = 120_000;
+pub const TCP_TIMEOUT_INIT_MS: u64 = 1000;
+/// `SOCK_MIN_SNDBUF` (2 * TCP_SKB_MIN_TRUESIZE = 2 * (2048 + 256)).
+pub const SOCK_MIN_SNDBUF: u64 = 4608;
+pub const SOCK_MIN_RCVBUF: u64 = 2304;
+
+/// An skb of the write queue or the retransmit queue (the original, not a clone).
+#[derive(Clone, Debug)]
+pub struct Skb {
+    /// Unique id (an `skbaddr` stand-in, shown as `skb#N`).
+    pub id: u64,
+    pub seq: u64,
+    pub end_seq: u64,
+    /// `skb->truesize`.
+    pub truesize: u32,
+    /// `tcp_skb_pcount()`; 0 = not yet computed (`tcp_init_tso_segs` fills it).
+    pub pcount: u32,
+    /// `tcp_skb_mss()` (`gso_size`) when `pcount > 1`.
+    pub gso_size: u32,
+    /// `TCP_SKB_CB(skb)->tcp_flags` (PSH, FIN, SYN).
+    pub flags: u8,
+    /// `TCP_SKB_CB(skb)->eor`: never append to it.
+    pub eor: bool,
+    /// Payload bytes that still fit in the linear head (3.x `skb_availroom`).
+    pub linear_room: u32,
+    /// Last (re)transmission time, ns (`skb->skb_mstamp_ns` / `tstamp`).
+    pub tstamp_ns: u64,
+    /// When the application wrote its first byte, ns.
+    pub first_write_ns: u64,
+    /// Retransmitted at least once (Karn: no RTT sample from it).
+    pub retrans: bool,
+}
+
+impl Skb {
+    pub fn len(&self) -> u32 {
+        (self.end_seq - self.seq) as u32 - self.syn_fin_len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn syn_fin_len(&self) -> u32 {
+        use crate::skb::tcp_flags::{FIN, SYN};
+        u32::from(self.flags & SYN != 0) + u32::from(self.flags & FIN != 0)
+    }
+}
+
+/// `sk_pacing_status`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacingStatus {
+    /// No pacing: neither fq nor TCP paces this socket.
+    None,
+    /// TCP must pace by itself (internal pacing, 4.13+).
+    Needed,
+    /// fq has seen the socket and paces it.
+    Fq,
+}
+
+/// TCP states the model uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpState {
+    Closed,
+    SynSent,
+    SynRecv,
+    Established,
+}
+
+/// `icsk->icsk_pending`: which retransmit-family timer is armed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IcskPending {
+    None,
+    /// `ICSK_TIME_RETRANS` (RTO).
+    Retrans,
+    /// `ICSK_TIME_PROBE0` (zero window / corked tail probe).
+    Probe0,
+}
+
+/// `icsk->icsk_ack`: the receiver's delayed-ACK state.
+#[derive(Clone, Debug)]
+pub struct IcskAck {
+    pub pending: u8,
+    /// Quick-ACK credits (`icsk_ack.quick`).
+    pub quick: u8,
+    /// Interactive mode: a boolean before 5.1, a counter since (see `PingpongRule`).
+    pub pingpong: u8,
+    /// Delayed-ACK timeout estimate, jiffies.
+    pub ato: u64,
+    /// Absolute expiry of the delayed-ACK timer, jiffies.
+    pub timeout: u64,
+    /// Jiffies of the last received data segment.
+    pub lrcvtime: u64,
+    pub last_seg_size: u32,
+    /// MSS estimate of the peer for delayed-ACK decisions.
+    pub rcv_mss: u32,
+}
+
+/// Receive-buffer autotuning state (`tp->rcvq_space`).
+#[derive(Clone, Debug, Default)]
+pub struct RcvqSpace {
+    pub space: u64,
+    pub seq: u64,
+    pub time_ns: u64,
+}
+
+/// One TCP socket.
+#[derive(Clone, Debug)]
+pub struct TcpSock {
+    pub id: SockId,
+    pub host: u16,
+    /// The socket at the other end, and its host.
+    pub peer: SockId,
+    pub peer_host: u16,
+    /// The host's sysctls and per-host settings (a network namespace's view).
+    pub net: Arc<HostConfig>,
+    pub profile: Arc<Profile>,
+    pub state: TcpState,
+    pub cc: CongestionControl,
+
+    // ---- send side ----
+    /// `sk_write_queue` (head = `tcp_send_head`).
+    pub write_queue: VecDeque<Skb>,
+    /// `tcp_rtx_queue`: sent, not fully acknowledged.
+    pub rtx_queue: VecDeque<Skb>,
+    pub write_seq: u64,
+    pub snd_nxt: u64,
+    pub snd_una: u64,
+    pub pushed_seq: u64,
+    /// End of the last sub-MSS segment sent (Minshall's variant of Nagle).
+    pub snd_sml: u64,
+    /// Peer's receive window (bytes, unscaled) and the largest ever seen.
+    pub snd_wnd: u64,
+    pub max_window: u64,
+    pub snd_wl1: u64,
+    /// `tp->mss_cache`, `tp->advmss`, `rx_opt.mss_clamp`.
+    pub mss_cache: u32,
+    pub advmss: u32,
+    pub mss_clamp: u32,
+    /// TCP header length with fixed options (20, or 32 with timestamps).
+    pub tcp_header_len: u32,
+    /// `tp->gso_segs` (3.x: `xmit_size_goal_segs`): cached MSS count of the size goal.
+    pub gso_segs: u32,
+    /// `sk_gso_max_size`: device GSO limit minus `MAX_TCP_HEADER + 1`.
+    pub sk_gso_max_size: u32,
+    pub nonagle: u8,
+    pub sk_sndbuf: u64,
+    pub sk_wmem_queued: u64,
+    /// `sk_wmem_alloc`: 1 + truesize of this socket's clones below TCP (+2 per pure ACK).
+    pub sk_wmem_alloc: u64,
+    pub sndbuf_locked: bool,
+    pub rcvbuf_locked: bool,
+    pub tsq_flags: u8,
+    /// `tp->notsent_lowat` (the socket option; 0 = use the sysctl).
+    pub notsent_lowat: u64,
+    /// `sk_pacing_rate` and `sk_max_pacing_rate`, bytes per second (`u64::MAX` = unlimited).
+    pub sk_pacing_rate: u64,
+    pub sk_max_pacing_rate: u64,
+    pub sk_pacing_shift: u32,
+    pub sk_pacing_status: PacingStatus,
+    /// EDT: departure time of the next skb (`tp->tcp_wstamp_ns`), ns.
+    pub tcp_wstamp_ns: u64,
+    pub sk_priority: u8,
+    /// `SOCK_NOSPACE`: a writer found no room and waits for `sk_write_space`.
+    pub sock_nospace: bool,
+    /// `SOCK_QUEUE_SHRUNK` (≤ 5.x): skbs were freed since the last `tcp_check_space`.
+    pub queue_shrunk: bool,
+
+    // ---- congestion control and RTT ----
+    pub snd_cwnd: u32,
+    pub snd_ssthresh: u32,
+    pub snd_cwnd_cnt: u32,
+    pub snd_cwnd_clamp: u32,
+    /// Jiffies of the last cwnd change or validation (`snd_cwnd_stamp`).
+    pub snd_cwnd_stamp: u64,
+    pub packets_out: u32,
+    pub retrans_out: u32,
+    pub lost_out: u32,
+    pub sacked_out: u32,
+    pub is_cwnd_limited: bool,
+    pub max_packets_out: u32,
+    pub ca: CongState,
+    /// Smoothed RTT in µs << 3, deviation in µs << 2 (RFC 6298 with Linux's scaling).
+    pub srtt_us: u64,
+    pub mdev_us: u64,
+    pub mdev_max_us: u64,
+    pub rttvar_us: u64,
+    pub rtt_seq: u64,
+    /// Minimum RTT seen, µs (`tcp_min_rtt`; the kernel keeps a 5-minute windowed minimum).
+    pub min_rtt_us: u64,
+    /// Retransmission timeout, ns (`icsk_rto` is in jiffies; converted on arming).
+    pub rto_ns: u64,
+    pub icsk_pending: IcskPending,
+    /// Absolute expiry of the retransmit-family timer, ns.
+    pub icsk_timeout_ns: u64,
+    pub icsk_backoff: u32,
+    pub icsk_probes_out: u32,
+    /// Jiffies of the last data sent (`lsndtime`).
+    pub lsndtime: u64,
+    /// ≤ 3.x `tp->tso_deferred`: jiffies + 1 when TSO deferral started, 0 = not deferring.
+    pub tso_deferred: u64,
+    pub data_segs_out: u64,
+    /// `snd_nxt` when the last RTO fired; retransmissions end there.
+    pub high_seq: u64,
+    /// In RTO recovery (`TCP_CA_Loss`).
+    pub ca_state_loss: bool,
+    pub segs_out: u64,
+    pub bytes_acked: u64,
+
+    // ---- receive side ----
+    pub rcv_nxt: u64,
+    pub rcv_wup: u64,
+    pub copied_seq: u64,
+    pub rcv_wnd: u64,
+    pub rcv_ssthresh: u64,
+    pub window_clamp: u64,
+    /// Our receive window scale and the peer's.
+    pub rcv_wscale: u8,
+    pub snd_wscale: u8,
+    pub sk_rcvbuf: u64,
+    /// Truesize of data in the receive queue (`sk_rmem_alloc`).
+    pub sk_rmem_alloc: u64,
+    /// In-order data not yet read by the application: `(end_seq, truesize)`.
+    pub receive_queue: VecDeque<(u64, u64)>,
+    pub icsk_ack: IcskAck,
+    pub rcvq_space: RcvqSpace,
+
+    // ---- application linkage ----
+    /// The application that owns this socket.
+    pub app: u32,
+    /// The writer sleeps in `sk_stream_wait_memory`.
+    pub writer_waiting: bool,
+    /// The reader sleeps waiting for data.
+    pub reader_waiting: bool,
+    /// Set once `TCP_QUICKACK` was applied after connect.
+    pub quickack_applied: bool,
+}
+
+impl TcpSock {
+    /// `tcp_packets_in_flight`.
+    pub fn packets_in_flight(&self) -> u32 {
+        self.packets_out - (self.sacked_out + self.lost_out) + self.retrans_out
+    }
+
+    /// `tcp_wnd_end`: first byte outside the peer's window.
+    pub fn wnd_end(&self) -> u64 {
+        self.snd_una + self.snd_wnd
+    }
+
+    /// `tcp_notsent_lowat`: the socket option if set, else the sysctl.
+    pub fn tcp_notsent_lowat(&self) -> u64 {
+        if self.notsent_lowat != 0 {
+            self.notsent_lowat
+        } else {
+            self.net.sysctl.tcp_notsent_lowat
+        }
+    }
+
+    /// Unsent bytes (`write_seq - snd_nxt`).
+    pub fn notsent_bytes(&self) -> u64 {
+        self.write_seq - self.snd_nxt
+    }
+
+    /// `tcp_stream_memory_free(sk, wake)` (6.x; 3.12 had no `wake`): `notsent << wake < lowat`.
+    pub fn tcp_stream_memory_free(&self, wake: u32) -> bool {
+        (self.notsent_bytes() << wake) < self.tcp_notsent_lowat()
+    }
+
+    /// `__sk_stream_memory_free(sk, wake)`: below `sk_sndbuf` and the NOTSENT_LOWAT rule.
+    pub fn sk_stream_memory_free(&self, wake: u32) -> bool {
+        if self.sk_wmem_queued >= self.sk_sndbuf {
+            return false;
+        }
+        self.tcp_stream_memory_free(wake)
+    }
+
+    /// `__sk_stream_is_writeable(sk, wake)`: at least a third of `sk_sndbuf` free
+    /// (`sk_stream_wspace >= sk_stream_min_wspace`) and memory free.
+    pub fn sk_stream_is_writeable(&self, wake: u32) -> bool {
+        let wspace = self.sk_sndbuf as i64 - self.sk_wmem_queued as i64;
+        wspace >= (self.sk_wmem_queued / 2) as i64 && self.sk_stream_memory_free(wake)
+    }
+
+    /// The `wake` argument this kernel passes when waking writers (5.5+ halves the limit).
+    pub fn write_space_wake(&self) -> u32 {
+        u32::from(self.profile.kernel.at_least(5, 5))
+    }
+
+    /// `tcp_skb_can_collapse_to`: more data may be appended to this skb.
+    pub fn tail_can_take_more(&self) -> bool {
+        self.write_queue.back().is_some_and(|s| !s.eor)
+    }
+
+    /// `forced_push`: more than half the largest window written since the last PSH.
+    pub fn forced_push(&self) -> bool {
+        self.write_seq > self.pushed_seq + self.max_window / 2
+    }
+
+    /// `tcp_minshall_check`: a sub-MSS segment we sent is still unacknowledged.
+    pub fn tcp_minshall_check(&self) -> bool {
+        self.snd_sml > self.snd_una && self.snd_sml <= self.snd_nxt
+    }
+
+    /// Smoothed RTT in µs (`srtt_us >> 3`), 0 before the first sample.
+    pub fn srtt(&self) -> u64 {
+        self.srtt_us >> 3
+    }
+
+    /// `tcp_in_slow_start`.
+    pub fn in_slow_start(&self) -> bool {
+        self.snd_cwnd < self.snd_ssthresh
+    }
+
+    /// Bytes of memory this socket holds for TCP (`sk_forward_alloc` aside): send and receive
+    /// queues' truesize, what `/proc/net/sockstat` "TCP: mem" sums in pages.
+    pub fn mem_bytes(&self) -> u64 {
+        self.sk_wmem_queued + self.sk_rmem_alloc
+    }
+
+    /// Invariants checked after every event (debug and tests).
+    pub fn check_invariants(&self) {
+        assert!(
+            self.snd_una <= self.snd_nxt,
+            "sk{}: snd_una {} > snd_nxt {}",
+            self.id,
+            self.snd_una,
+            self.snd_nxt
+        );
+        assert!(
+            self.snd_nxt <= self.write_seq,
+            "sk{}: snd_nxt {} > write_seq {}",
+            self.id,
+            self.snd_nxt,
+            self.write_seq
+        );
+        assert!(
+            self.sk_wmem_alloc >= 1,
+            "sk{}: sk_wmem_alloc underflow",
+            self.id
+        );
+        assert!(
+            self.copied_seq <= self.rcv_nxt,
+            "sk{}: copied_seq beyond rcv_nxt",
+            self.id
+        );
+        let queued: u64 = self
+            .write_queue
+            .iter()
+            .chain(self.rtx_queue.iter())
+            .map(|s| s.truesize as u64)
+            .sum();
+        assert_eq!(
+            queued, self.sk_wmem_queued,
+            "sk{}: sk_wmem_queued out of sync",
+            self.id
+        );
+        if let (Some(a), Some(b)) = (self.rtx_queue.back(), self.write_queue.front()) {
+            assert_eq!(
+                a.end_seq, b.seq,
+                "sk{}: hole between rtx and write queue",
+                self.id
+            );
+        }
+        let pkts: u32 = self.rtx_queue.iter().map(|s| s.pcount).sum();
+        assert_eq!(
+            pkts, self.packets_out,
+            "sk{}: packets_out out of sync",
+            self.id
+        );
+    }
+}

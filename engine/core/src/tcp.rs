@@ -1,0 +1,406 @@
+//! `net/ipv4/tcp.c`: the system calls. `tcp_sendmsg` copies the application's bytes into skbs
+//! and pushes them; `tcp_push` decides between autocorking, corking and `tcp_write_xmit`;
+//! `tcp_recvmsg` hands received bytes to the application and may ACK on the way out; the
+//! socket options that change those decisions.
+//!
+//! Follows Linux 6.18 with the switches of `Profile` for 3.13 .. 4.4.
+
+use crate::mib::Mib;
+use crate::sim::{Event, World};
+use crate::skb::{tcp_flags, SockId};
+use crate::sock::*;
+use crate::tcp_output::{
+    __tcp_push_pending_frames, __tcp_select_window, in_pingpong_mode, tcp_current_mss,
+    tcp_push_one, tcp_push_pending_frames, tcp_receive_window, tcp_send_ack, tcp_send_mss,
+};
+use crate::trace::{AckReason, Ev, Gate};
+
+/// What a `send()` call did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendOutcome {
+    /// All bytes were queued; `send()` returns.
+    Done,
+    /// The writer sleeps in `sk_stream_wait_memory` after queueing `copied` bytes of this call;
+    /// it resumes (the same call) when `sk_stream_write_space` wakes it.
+    Blocked { copied: u64 },
+}
+
+/// `tcp_sendmsg_locked`: copy `size` bytes into the write queue, `msg_more` = `MSG_MORE`.
+/// `resumed` is true when the writer continues a call it slept in.
+///
+/// Bytes go into the tail skb until it reaches `size_goal`; a full skb that is the send head
+/// leaves at once (`tcp_push_one`); the partial tail is decided once, at the end of the call,
+/// by `tcp_push`.
+///
+/// Simplified:
+/// - no page-frag or `sysctl_max_skb_frags` limit, because small writes to the same 32 KB page
+///   frag coalesce into one frag and a 64 KB skb needs a handful; visible effect: none.
+/// - `tcp_wmem_schedule` never shrinks a copy: the global `tcp_mem` pressure is not modelled
+///   below its thresholds.
+pub fn tcp_sendmsg_locked(
+    w: &mut World,
+    sk: SockId,
+    size: u64,
+    msg_more: bool,
+    resumed: bool,
+) -> SendOutcome {
+    let now = w.now_ns;
+    let host = w.socks[sk as usize].host;
+    if !resumed {
+        w.emit(host, sk, || Ev::SendmsgCall { size, msg_more });
+    }
+    let (mss_now, size_goal) = tcp_send_mss(&mut w.socks[sk as usize]);
+    let mut copied = 0u64;
+    let mut remaining = size;
+    while remaining > 0 {
+        let tp = &mut w.socks[sk as usize];
+        let mut copy: i64 = match tp.write_queue.back() {
+            Some(tail) if tp.tail_can_take_more() => size_goal as i64 - tail.len() as i64,
+            _ => 0,
+        };
+        let mut new_skb = false;
+        if copy <= 0 {
+            // new_segment:
+            if !tp.sk_stream_memory_free(0) {
+                return wait_for_space(w, sk, copied, msg_more, mss_now, size_goal);
+            }
+            let id = w.next_skb_id();
+            let tp = &mut w.socks[sk as usize];
+            // select_size(): 3.x/4.4 give the head room for ~1.4 KB of payload; 6.x none.
+            let linear = tp.profile.skb_linear_payload;
+            let skb = Skb {
+                id,
+                seq: tp.write_seq,
+                end_seq: tp.write_seq,
+                truesize: tp.profile.skb_alloc_truesize(linear),
+                pcount: 0,
+                gso_size: 0,
+                flags: tcp_flags::ACK,
+                eor: false,
+                linear_room: linear,
+                tstamp_ns: 0,
+                first_write_ns: now,
+                retrans: false,
+            };
+            tcp_skb_entail(tp, skb);
+            copy = size_goal as i64;
+            new_skb = true;
+        }
+        let tp = &mut w.socks[sk as usize];
+        let copy = (copy as u64).min(remaining) as u32;
+        let skb = tp.write_queue.back_mut().unwrap();
+        // Into the linear head first (no truesize change), then page frags (truesize grows).
+        let lin = copy.min(skb.linear_room);
+        skb.linear_room -= lin;
+        let frag = copy - lin;
+        skb.truesize += frag;
+        if copied == 0 {
+            skb.flags &= !tcp_flags::PSH;
+        }
+        skb.end_seq += copy as u64;
+        skb.pcount = 0;
+        let (skb_id, seq, skb_len, end_seq) =
+            (skb.id, skb.end_seq - copy as u64, skb.len(), skb.end_seq);
+        tp.sk_wmem_queued += frag as u64;
+        tp.write_seq += copy as u64;
+        copied += copy as u64;
+        remaining -= copy as u64;
+        let goal = size_goal;
+        w.emit(host, sk, || Ev::SendmsgCopy {
+            skb: skb_id,
+            seq,
+            end_seq,
+            skb_len: skb_len as u64,
+            size_goal: goal as u64,
+            new_skb,
+        });
+        if remaining == 0 {
+            break;
+        }
+        if skb_len < size_goal {
+            continue;
+        }
+        let tp = &mut w.socks[sk as usize];
+        if tp.forced_push() {
+            tcp_mark_push(tp);
+            __tcp_push_pending_frames(w, sk, mss_now, TCP_NAGLE_PUSH);
+        } else if tp.write_queue.len() == 1 {
+            tcp_push_one(w, sk, mss_now);
+        }
+    }
+    // out:
+    let nonagle = w.socks[sk as usize].nonagle;
+    tcp_push(w, sk, msg_more, mss_now, nonagle, size_goal);
+    let total = copied;
+    w.emit(host, sk, || Ev::SendmsgDone { copied: total });
+    SendOutcome::Done
+}
+
+/// `wait_for_space`: push what this call queued, then sleep in `sk_stream_wait_memory`.
+fn wait_for_space(
+    w: &mut World,
+    sk: SockId,
+    copied: u64,
+    _msg_more: bool,
+    mss: u32,
+    size_goal: u32,
+) -> SendOutcome {
+    let tp = &mut w.socks[sk as usize];
+    tp.sock_nospace = true;
+    if copied > 0 {
+        // "tcp_push(sk, flags & ~MSG_MORE, mss_now, TCP_NAGLE_PUSH, size_goal)"
+        tcp_push(w, sk, false, mss, TCP_NAGLE_PUSH, size_goal);
+    }
+    let tp = &mut w.socks[sk as usize];
+    tp.writer_waiting = true;
+    let gate = if tp.sk_wmem_queued >= tp.sk_sndbuf {
+        Gate::Sndbuf
+    } else {
+        Gate::NotsentLowat
+    };
+    let (q, b, n, host) = (tp.sk_wmem_queued, tp.sk_sndbuf, tp.notsent_bytes(), tp.host);
+    w.emit(host, sk, || Ev::SendmsgWait {
+        gate,
+        wmem_queued: q,
+        sndbuf: b,
+        notsent: n,
+    });
+    SendOutcome::Blocked { copied }
+}
+
+/// `tcp_skb_entail`: append a new skb to the write queue and charge its truesize.
+fn tcp_skb_entail(tp: &mut TcpSock, skb: Skb) {
+    tp.sk_wmem_queued += skb.truesize as u64;
+    tp.write_queue.push_back(skb);
+    // "PUSH only applies to already-queued data."
+    tp.nonagle &= !TCP_NAGLE_PUSH;
+}
+
+/// `tcp_mark_push`: PSH on the tail skb, `pushed_seq = write_seq`.
+fn tcp_mark_push(tp: &mut TcpSock) {
+    if let Some(tail) = tp.write_queue.back_mut() {
+        tail.flags |= tcp_flags::PSH;
+    }
+    tp.pushed_seq = tp.write_seq;
+}
+
+/// `tcp_should_autocork` (f54b3111, 3.14): hold the tail skb when it is not full, autocorking
+/// is on, something was sent before it, and more than its own truesize is still below TCP
+/// (`sk_wmem_alloc`), i.e. a data packet of this flow still waits in the qdisc or the NIC —
+/// its TX completion will push the tail, maybe fuller by then.
+///
+/// 3.14 .. 4.14: "something before it" is `skb != tcp_write_queue_head(sk)`; 4.15+ (rb-tree
+/// retransmit queue): `!tcp_rtx_queue_empty(sk)`; later also `tcp_skb_can_collapse_to(skb)`.
+pub fn tcp_should_autocork(tp: &TcpSock, size_goal: u32) -> bool {
+    let Some(skb) = tp.write_queue.back() else {
+        return false;
+    };
+    let something_before = if tp.profile.kernel.at_least(4, 15) {
+        !tp.rtx_queue.is_empty()
+    } else {
+        !(tp.rtx_queue.is_empty() && tp.write_queue.len() == 1)
+    };
+    tp.profile.autocorking
+        && skb.len() < size_goal
+        && tp.net.sysctl.tcp_autocorking
+        && something_before
+        && tp.sk_wmem_alloc > skb.truesize as u64
+        && !skb.eor
+}
+
+/// `tcp_push`: at the end of `sendmsg` (and before it sleeps), decide what to do with the
+/// partial tail: autocork it (set `TSQ_THROTTLED` so the next TX completion pushes it), or let
+/// `tcp_write_xmit` decide with `MSG_MORE` as a one-call cork.
+pub fn tcp_push(
+    w: &mut World,
+    sk: SockId,
+    msg_more: bool,
+    mss_now: u32,
+    mut nonagle: u8,
+    size_goal: u32,
+) {
+    let tp = &mut w.socks[sk as usize];
+    if tp.write_queue.is_empty() {
+        return;
+    }
+    if !msg_more || tp.forced_push() {
+        tcp_mark_push(tp);
+    }
+    if tcp_should_autocork(tp, size_goal) {
+        let counted = tp.tsq_flags & TSQ_THROTTLED == 0;
+        if counted {
+            tp.tsq_flags |= TSQ_THROTTLED;
+        }
+        let skb = tp.write_queue.back().unwrap();
+        let (id, len, ts, wmem, host) = (
+            skb.id,
+            skb.len() as u64,
+            skb.truesize as u64,
+            tp.sk_wmem_alloc,
+            tp.host,
+        );
+        if counted {
+            w.mib(host).inc(Mib::TcpExtTCPAutoCorking);
+        }
+        w.emit(host, sk, || Ev::Autocork {
+            skb: id,
+            skb_len: len,
+            size_goal: size_goal as u64,
+            wmem_alloc: wmem,
+            truesize: ts,
+            counted,
+        });
+        // "It is possible TX completion already happened before we set TSQ_THROTTLED": the
+        // re-check cannot fail in a sequential model, where no completion runs in between.
+        return;
+    }
+    if msg_more {
+        nonagle = TCP_NAGLE_CORK;
+    }
+    __tcp_push_pending_frames(w, sk, mss_now, nonagle);
+}
+
+/// `tcp_recvmsg`: read up to `len` bytes. `None` = nothing to read, the reader sleeps
+/// (`sk_wait_data`) until `sk_data_ready` wakes it.
+///
+/// Simplified:
+/// - no prequeue (≤ 4.13 processed segments in the reader's context when it slept), because
+///   it changes where, not whether, the same ACK decisions are made; visible effect: none on
+///   the counters the model reports.
+pub fn tcp_recvmsg(w: &mut World, sk: SockId, len: u64) -> Option<u64> {
+    let tp = &mut w.socks[sk as usize];
+    let available = tp.rcv_nxt - tp.copied_seq;
+    if available == 0 {
+        tp.reader_waiting = true;
+        return None;
+    }
+    let n = len.min(available);
+    tp.copied_seq += n;
+    // sk_eat_skb: free fully read skbs (their truesize leaves sk_rmem_alloc).
+    while let Some(&(end, ts)) = tp.receive_queue.front() {
+        if end > tp.copied_seq {
+            break;
+        }
+        tp.receive_queue.pop_front();
+        tp.sk_rmem_alloc -= ts;
+    }
+    let host = tp.host;
+    w.emit(host, sk, || Ev::Recvmsg { bytes: n });
+    crate::tcp_input::tcp_rcv_space_adjust(w, sk);
+    tcp_cleanup_rbuf(w, sk, n);
+    Some(n)
+}
+
+/// `tcp_cleanup_rbuf`: after a read, ACK now if an ACK is pending and either more than one
+/// full segment is unacknowledged, or the read emptied the queue after a small (PSH) segment
+/// and the connection is not interactive; or if the read opened the window a lot.
+pub fn tcp_cleanup_rbuf(w: &mut World, sk: SockId, copied: u64) {
+    let tp = &w.socks[sk as usize];
+    let mut time_to_ack = false;
+    let pending = tp.icsk_ack.pending;
+    if pending & ICSK_ACK_SCHED != 0 {
+        let pushed = pending & ICSK_ACK_PUSHED2 != 0
+            || (pending & ICSK_ACK_PUSHED != 0 && !in_pingpong_mode(tp));
+        if tp.rcv_nxt - tp.rcv_wup > tp.icsk_ack.rcv_mss as u64
+            || (copied > 0 && pushed && tp.sk_rmem_alloc == 0)
+        {
+            time_to_ack = true;
+        }
+    }
+    if copied > 0 && !time_to_ack {
+        let rcv_window_now = tcp_receive_window(tp) as u64;
+        if 2 * rcv_window_now <= tp.window_clamp {
+            let new_window = __tcp_select_window(tp) as u64;
+            // "Send ACK now, if this read freed lots of space in our buffer."
+            if new_window != 0 && new_window >= 2 * rcv_window_now {
+                time_to_ack = true;
+            }
+        }
+    }
+    if time_to_ack {
+        tcp_send_ack(w, sk, AckReason::Recvmsg);
+    }
+}
+
+/// `sk_stream_write_space`: wake a writer if the socket is writeable again.
+pub fn sk_stream_write_space(w: &mut World, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    let wake = tp.write_space_wake();
+    if !tp.sk_stream_is_writeable(wake) {
+        return;
+    }
+    tp.sock_nospace = false;
+    if tp.writer_waiting {
+        tp.writer_waiting = false;
+        let (q, b, n, host, app) = (
+            tp.sk_wmem_queued,
+            tp.sk_sndbuf,
+            tp.notsent_bytes(),
+            tp.host,
+            tp.app,
+        );
+        w.emit(host, sk, || Ev::WriteSpace {
+            wmem_queued: q,
+            sndbuf: b,
+            notsent: n,
+        });
+        let now = w.now_ns;
+        w.schedule(now, Event::App(app));
+    }
+}
+
+/// `sk_data_ready`: wake a reader waiting for data.
+pub fn sk_data_ready(w: &mut World, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    if tp.reader_waiting {
+        tp.reader_waiting = false;
+        let (app, now) = (tp.app, w.now_ns);
+        w.schedule(now, Event::App(app));
+    }
+}
+
+/// `setsockopt(TCP_CORK)` (`__tcp_sock_set_cork`): clearing the cork pushes what is queued.
+pub fn tcp_sock_set_cork(w: &mut World, sk: SockId, on: bool) {
+    let tp = &mut w.socks[sk as usize];
+    if on {
+        tp.nonagle |= TCP_NAGLE_CORK;
+    } else {
+        tp.nonagle &= !TCP_NAGLE_CORK;
+        if tp.nonagle & TCP_NAGLE_OFF != 0 {
+            tp.nonagle |= TCP_NAGLE_PUSH;
+        }
+        tcp_push_pending_frames(w, sk);
+    }
+}
+
+/// `setsockopt(TCP_NODELAY)` (`__tcp_sock_set_nodelay`): setting it pushes what is queued.
+pub fn tcp_sock_set_nodelay(w: &mut World, sk: SockId, on: bool) {
+    let tp = &mut w.socks[sk as usize];
+    if on {
+        tp.nonagle |= TCP_NAGLE_OFF | TCP_NAGLE_PUSH;
+        tcp_push_pending_frames(w, sk);
+    } else {
+        tp.nonagle &= !TCP_NAGLE_OFF;
+    }
+}
+
+/// `setsockopt(TCP_QUICKACK, 1)` (`__tcp_sock_set_quickack`): leave pingpong mode; if an ACK
+/// is pending, send it now. It does not add quick-ACK credits, and later traffic may enter
+/// pingpong mode again ("not permanent", man 7 tcp) — which is why it helps only at the start.
+pub fn tcp_sock_set_quickack(w: &mut World, sk: SockId, val: bool) {
+    let tp = &mut w.socks[sk as usize];
+    if !val {
+        tp.icsk_ack.pingpong = 1;
+        return;
+    }
+    tp.icsk_ack.pingpong = 0;
+    if tp.state == TcpState::Established && tp.icsk_ack.pending & ICSK_ACK_SCHED != 0 {
+        tp.icsk_ack.pending |= ICSK_ACK_PUSHED;
+        tcp_cleanup_rbuf(w, sk, 1);
+    }
+}
+
+/// The MSS the socket uses now (for the applications' bookkeeping).
+pub fn current_mss(w: &World, sk: SockId) -> u32 {
+    tcp_current_mss(&w.socks[sk as usize])
+}

@@ -1,0 +1,1086 @@
+//! `net/ipv4/tcp_output.c`: what leaves the socket, when, and in packets of what size.
+//!
+//! Follows Linux 6.18, with the version switches of [`Profile`] for 3.13 .. 4.4 (each named at
+//! the line it changes). Every function keeps the kernel's name and decision order.
+
+use crate::mib::Mib;
+use crate::profile::{PingpongRule, Profile, TsoSizing, TsqRule};
+use crate::sim::{Event, World};
+use crate::skb::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN};
+use crate::sock::*;
+use crate::trace::{AckReason, Ev, Gate};
+
+impl Profile {
+    /// `skb->truesize` of a new skb with `linear` payload bytes of head room, as
+    /// `alloc_skb_fclone(linear + MAX_TCP_HEADER)` sizes it: `SKB_DATA_ALIGN` of the head plus
+    /// `skb_shared_info` (320), rounded up by kmalloc to a power of two, plus `struct sk_buff`
+    /// (256). 6.3+ serves a header-only head from `skb_small_head_cache` (640 bytes).
+    pub fn skb_alloc_truesize(&self, linear: u32) -> u32 {
+        let shinfo = 320;
+        let head = (linear.div_ceil(4) * 4 + self.max_tcp_header).div_ceil(64) * 64 + shinfo;
+        let head = if self.skb_head_truesize < 1024 && linear == 0 {
+            head // small-head cache: exactly SKB_HEAD_ALIGN(MAX_TCP_HEADER)
+        } else {
+            head.next_power_of_two()
+        };
+        head + 256
+    }
+
+    /// "Unlimited" pacing rate (`~0U` while `sk_pacing_rate` was a u32, `~0UL` since 4.20).
+    pub fn pacing_unlimited(&self) -> u64 {
+        if self.edt {
+            u64::MAX
+        } else {
+            u32::MAX as u64
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// MSS and size goal
+// ---------------------------------------------------------------------------------------------
+
+/// `tcp_current_mss`: the MSS for the next segment. The model's only variable option is the
+/// timestamp, already in `tcp_header_len`, so this is `mss_cache`.
+pub fn tcp_current_mss(tp: &TcpSock) -> u32 {
+    tp.mss_cache
+}
+
+/// `tcp_bound_to_half_wnd` (include/net/tcp.h): never build packets bigger than half the
+/// largest window the peer offered.
+pub fn tcp_bound_to_half_wnd(tp: &TcpSock, pktsize: u32) -> u32 {
+    let cutoff = if tp.max_window > TCP_MSS_DEFAULT as u64 {
+        tp.max_window / 2
+    } else {
+        tp.max_window
+    };
+    if cutoff != 0 && pktsize as u64 > cutoff {
+        return (cutoff as u32).max(68 - tp.tcp_header_len);
+    }
+    pktsize
+}
+
+/// `tcp_xmit_size_goal` (net/ipv4/tcp.c): how big `tcp_sendmsg` lets an skb grow.
+///
+/// 3.12 .. 3.18 (95bd09eb27): `sk_pacing_rate / 2000` (about 1 ms of data at twice the
+/// rate), at least `tcp_min_tso_segs` MSS, at most `sk_gso_max_size - 1 - hlen`.
+/// 3.19+ (605ad7f1): `sk_gso_max_size` (~64 KB); the split happens at xmit time.
+/// The goal is recomputed only when it moves by at least one MSS (`tp->gso_segs`, called
+/// `xmit_size_goal_segs` before 3.19).
+pub fn tcp_xmit_size_goal(tp: &mut TcpSock, mss_now: u32) -> u32 {
+    let target = match tp.profile.tso_sizing {
+        TsoSizing::AtSendmsg => {
+            let hlen = IPV4_HLEN + tp.tcp_header_len;
+            let gso_size =
+                ((tp.sk_pacing_rate / 2000) as u32).max(tp.net.sysctl.tcp_min_tso_segs * mss_now);
+            let goal = gso_size.min(GSO_MAX_SIZE - 1 - hlen);
+            tcp_bound_to_half_wnd(tp, goal)
+        }
+        // 3.19 .. 4.x: sk_gso_max_size - 1 - MAX_TCP_HEADER; 6.x: sk_gso_max_size already has
+        // MAX_TCP_HEADER + 1 taken off (sk_setup_caps).
+        TsoSizing::AtXmit => {
+            tcp_bound_to_half_wnd(tp, tp.sk_gso_max_size - 1 - tp.profile.max_tcp_header)
+        }
+        TsoSizing::AtXmitRtt => tcp_bound_to_half_wnd(tp, tp.sk_gso_max_size),
+    };
+    let mut cached = tp.gso_segs * mss_now;
+    if target < cached || target >= cached + mss_now {
+        tp.gso_segs = (target / mss_now).min(GSO_MAX_SEGS);
+        cached = tp.gso_segs * mss_now;
+    }
+    cached.max(mss_now)
+}
+
+/// `tcp_send_mss`: `(mss_now, size_goal)`.
+pub fn tcp_send_mss(tp: &mut TcpSock) -> (u32, u32) {
+    let mss = tcp_current_mss(tp);
+    let goal = tcp_xmit_size_goal(tp, mss);
+    (mss, goal)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tests of tcp_write_xmit
+// ---------------------------------------------------------------------------------------------
+
+/// `tcp_init_tso_segs`: segment count of an skb for this MSS.
+pub fn tcp_init_tso_segs(skb: &mut Skb, mss_now: u32) -> u32 {
+    if skb.pcount == 0 || (skb.pcount > 1 && skb.gso_size != mss_now) {
+        let len = skb.len();
+        if len <= mss_now {
+            skb.pcount = 1;
+            skb.gso_size = 0;
+        } else {
+            skb.pcount = len.div_ceil(mss_now);
+            skb.gso_size = mss_now;
+        }
+    }
+    skb.pcount
+}
+
+/// `tcp_cwnd_test`: how many segments the congestion window lets out now (0 = none). Never
+/// more than half the window in one TSO burst, so that at least two packets are in flight.
+pub fn tcp_cwnd_test(tp: &TcpSock, skb: &Skb) -> u32 {
+    if skb.flags & tcp_flags::FIN != 0 && skb.pcount == 1 {
+        return 1;
+    }
+    let in_flight = tp.packets_in_flight();
+    let cwnd = tp.snd_cwnd;
+    if in_flight >= cwnd {
+        return 0;
+    }
+    (cwnd / 2).max(1).min(cwnd - in_flight)
+}
+
+/// `tcp_snd_wnd_test`: the first segment of the skb fits in the peer's window.
+pub fn tcp_snd_wnd_test(tp: &TcpSock, skb: &Skb, mss: u32) -> bool {
+    let end = if skb.len() > mss {
+        skb.seq + mss as u64
+    } else {
+        skb.end_seq
+    };
+    end <= tp.wnd_end()
+}
+
+/// `tcp_nagle_check`: true = hold a partial (`partial`) segment back.
+/// Nagle (RFC 896) with Minshall's refinement: hold only while a previously sent *small*
+/// segment is unacknowledged; TCP_CORK holds unconditionally.
+pub fn tcp_nagle_check(partial: bool, tp: &TcpSock, nonagle: u8) -> bool {
+    partial
+        && ((nonagle & TCP_NAGLE_CORK) != 0
+            || (nonagle == 0 && tp.packets_out > 0 && tp.tcp_minshall_check()))
+}
+
+/// `tcp_nagle_test`: true = a one-segment skb may be sent now.
+pub fn tcp_nagle_test(tp: &TcpSock, skb: &Skb, cur_mss: u32, nonagle: u8) -> bool {
+    if nonagle & TCP_NAGLE_PUSH != 0 {
+        return true;
+    }
+    if skb.flags & tcp_flags::FIN != 0 {
+        return true;
+    }
+    !tcp_nagle_check(skb.len() < cur_mss, tp, nonagle)
+}
+
+/// `tcp_minshall_update`: remember the end of a sub-MSS segment just sent.
+fn tcp_minshall_update(tp: &mut TcpSock, mss_now: u32, end_seq: u64, len: u32, pcount: u32) {
+    if len < pcount * mss_now {
+        tp.snd_sml = end_seq;
+    }
+}
+
+/// `tcp_mss_split_point`: how many bytes of a multi-segment skb to send now, at most
+/// `max_segs` MSS; a trailing partial segment is held when Nagle says so.
+fn tcp_mss_split_point(
+    tp: &TcpSock,
+    skb: &Skb,
+    is_tail: bool,
+    mss_now: u32,
+    max_segs: u32,
+    nonagle: u8,
+) -> u32 {
+    let window = tp.wnd_end() - skb.seq;
+    let max_len = mss_now as u64 * max_segs as u64;
+    if max_len <= window && !is_tail {
+        return max_len as u32;
+    }
+    let needed = (skb.len() as u64).min(window);
+    if max_len <= needed {
+        return max_len as u32;
+    }
+    let partial = needed % mss_now as u64;
+    // tcp_mss_split_point: "If last segment is not a full MSS, check if the Nagle rules
+    // allow us to send it."
+    if tcp_nagle_check(partial != 0, tp, nonagle) {
+        return (needed - partial) as u32;
+    }
+    needed as u32
+}
+
+/// `tcp_tso_autosize` (3.19+): segments per TSO packet from the pacing rate: about 1 ms of
+/// data (`sk_pacing_rate >> sk_pacing_shift`), plus (5.18+) an RTT-based allowance.
+pub fn tcp_tso_autosize(tp: &TcpSock, mss_now: u32, min_tso_segs: u32) -> u32 {
+    let rate = if tp.sk_pacing_rate == tp.profile.pacing_unlimited() {
+        u64::MAX
+    } else {
+        tp.sk_pacing_rate
+    };
+    let mut bytes = rate >> tp.sk_pacing_shift;
+    if tp.profile.tso_sizing == TsoSizing::AtXmitRtt {
+        // 65466904b015: "r = tcp_min_rtt(tp) >> sysctl_tcp_tso_rtt_log;
+        // if (r < BITS_PER_TYPE(sk->sk_gso_max_size)) bytes += sk->sk_gso_max_size >> r;"
+        let r = tp.min_rtt_us.min(u32::MAX as u64) >> tp.net.sysctl.tcp_tso_rtt_log;
+        if r < 32 {
+            bytes = bytes.saturating_add((tp.sk_gso_max_size >> r) as u64);
+        }
+        bytes = bytes.min(tp.sk_gso_max_size as u64);
+    } else {
+        // 605ad7f1: min(sk_pacing_rate >> 10, sk_gso_max_size - 1 - MAX_TCP_HEADER)
+        bytes = bytes.min((GSO_MAX_SIZE - 1 - tp.profile.max_tcp_header) as u64);
+    }
+    ((bytes / mss_now as u64) as u32).max(min_tso_segs)
+}
+
+/// `tcp_tso_segs`: the cap on segments per TSO packet for this flow.
+pub fn tcp_tso_segs(tp: &TcpSock, mss_now: u32) -> u32 {
+    tcp_tso_autosize(tp, mss_now, tp.net.sysctl.tcp_min_tso_segs).min(GSO_MAX_SEGS)
+}
+
+/// `tcp_tso_should_defer`: hold a multi-segment skb for a bigger burst ("TSO Nagle", John
+/// Heffner's algorithm). Returns `Some((may_send_bytes, would_like_bytes))` to defer.
+///
+/// Versions: ≤ 3.19 defer at most two jiffies (`tp->tso_deferred`); 4.0 .. 4.19 do not defer
+/// when the last send is more than a jiffy old or the oldest unacked packet is younger than
+/// srtt/2 (50c8339e9299); 4.20+ the same in ns with EDT (`tcp_wstamp_ns`, 1 ms).
+fn tcp_tso_should_defer(
+    w: &mut World,
+    sk: SockId,
+    skb_idx: usize,
+    is_cwnd_limited: &mut bool,
+    max_segs: u32,
+) -> Option<(u64, u64)> {
+    let now = w.now_ns;
+    let jiffies = w.jiffies();
+    let tp = &mut w.socks[sk as usize];
+    let skb = &tp.write_queue[skb_idx];
+    if skb.flags & tcp_flags::FIN != 0 {
+        return None;
+    }
+    let kernel = tp.profile.kernel;
+    if kernel.at_least(6, 0) {
+        // "Avoid bursty behavior by allowing defer only if the last write was recent (1 ms)."
+        if now.saturating_sub(tp.tcp_wstamp_ns) > 1_000_000 {
+            return None;
+        }
+    } else if kernel.at_least(4, 0) {
+        if jiffies > tp.lsndtime {
+            return None;
+        }
+    } else if tp.tso_deferred != 0 && jiffies - (tp.tso_deferred - 1) > 1 {
+        // 3.x: "Defer for less than two clock ticks."
+        tp.tso_deferred = 0;
+        return None;
+    }
+    let in_flight = tp.packets_in_flight();
+    assert!(skb.pcount > 1 && tp.snd_cwnd > in_flight);
+    let send_win = tp.wnd_end() - skb.seq;
+    let cong_win = (tp.snd_cwnd - in_flight) as u64 * tp.mss_cache as u64;
+    let limit = send_win.min(cong_win);
+    let mss = tp.mss_cache as u64;
+    let full = if tp.profile.tso_sizing == TsoSizing::AtSendmsg {
+        // ≤ 3.18: "If a full-sized TSO skb can be sent, do it" (size goal at sendmsg time).
+        (tp.gso_segs as u64 * mss).min(tp.sk_gso_max_size as u64)
+    } else {
+        max_segs as u64 * mss
+    };
+    let send_now = |tp: &mut TcpSock| {
+        tp.tso_deferred = 0;
+        None
+    };
+    if limit >= full {
+        return send_now(tp);
+    }
+    let is_tail = skb_idx + 1 == tp.write_queue.len();
+    if !is_tail && limit >= skb.len() as u64 {
+        return send_now(tp);
+    }
+    let win_divisor = tp.net.sysctl.tcp_tso_win_divisor as u64;
+    if let Some(chunk) = tp
+        .snd_wnd
+        .min(tp.snd_cwnd as u64 * mss)
+        .checked_div(win_divisor)
+    {
+        // "If at least some fraction of a window is available, just use it."
+        if limit >= chunk {
+            return send_now(tp);
+        }
+    } else if limit > 3 * mss {
+        // tcp_max_tso_deferred_mss = 3
+        return send_now(tp);
+    }
+    if kernel.at_least(6, 0) {
+        // "If next ACK is likely to come too late (half srtt), do not defer."
+        let Some(head) = tp.rtx_queue.front() else {
+            return send_now(tp);
+        };
+        let srtt_ns = tp.srtt() * 1000;
+        let expected_ack = head.tstamp_ns + srtt_ns;
+        if expected_ack.saturating_sub(now) > (srtt_ns / 2).min(1_000_000) {
+            return send_now(tp);
+        }
+    } else if kernel.at_least(4, 0) {
+        let Some(head) = tp.rtx_queue.front() else {
+            return send_now(tp);
+        };
+        let age_us = (now - head.tstamp_ns) / 1000;
+        if age_us < tp.srtt_us >> 4 {
+            return send_now(tp);
+        }
+    } else if tp.tso_deferred == 0 {
+        // "Do not rearm the timer if already set to not break TCP ACK clocking."
+        tp.tso_deferred = jiffies + 1;
+    }
+    let skb_len = tp.write_queue[skb_idx].len() as u64;
+    if cong_win < send_win && cong_win <= skb_len {
+        *is_cwnd_limited = true;
+    }
+    Some((limit, full.min(skb_len)))
+}
+
+/// `tcp_small_queue_check` (TCP Small Queues): true = throttle, too many bytes of this socket
+/// already sit in the qdisc and the NIC (`sk_wmem_alloc`). Sets `TSQ_THROTTLED` so that the
+/// TX completion that frees room (`tcp_wfree`) runs the TSQ handler.
+///
+/// 3.13 .. 3.18: `max(tcp_limit_output_bytes, pacing_rate >> 10)`, on the unsplit skb.
+/// 3.19 .. 4.19 (605ad7f1): `min(max(2 * truesize, pacing_rate >> 10), tcp_limit_output_bytes)`.
+/// 4.20 .. 6.15: paced flows exempt from the sysctl; 6.16+ (c4221a8cc3a7) no exemption.
+/// Never throttle with an empty rtx queue or (4.10, restored 6.6) a single skb in it.
+fn tcp_small_queue_check(tp: &mut TcpSock, skb_truesize: u64, factor: u32) -> Option<(u64, u64)> {
+    let rate_bytes = tp.sk_pacing_rate >> tp.sk_pacing_shift;
+    let limit = if !tp.profile.tsq_after_split {
+        tp.net.sysctl.tcp_limit_output_bytes.max(rate_bytes)
+    } else {
+        let mut limit = (2 * skb_truesize).max(rate_bytes);
+        let paced = tp.sk_pacing_status != PacingStatus::None;
+        if tp.profile.tsq != TsqRule::PacedExempt || !paced {
+            limit = limit.min(tp.net.sysctl.tcp_limit_output_bytes);
+        }
+        limit
+    } << factor;
+    if tp.sk_wmem_alloc > limit {
+        if tp.profile.tsq_single_skb_shortcut && tp.rtx_queue.len() <= 1 {
+            return None;
+        }
+        tp.tsq_flags |= TSQ_THROTTLED;
+        return Some((tp.sk_wmem_alloc, limit));
+    }
+    None
+}
+
+// ---------------------------------------------------------------------------------------------
+// tcp_write_xmit
+// ---------------------------------------------------------------------------------------------
+
+/// `tcp_write_xmit`: send as much of the write queue as the tests allow.
+///
+/// Returns true when nothing is in flight but data remains (the caller arms the PROBE0 timer,
+/// `tcp_check_probe_timer`). `push_one`: 0 = as much as possible, 1 = one skb (sendmsg's
+/// `tcp_push_one`, no TSO deferral).
+///
+/// Simplified:
+/// - no MTU probing and no TLP timer, because the model's links are lossless; visible effect:
+///   none.
+/// - internal pacing (`tcp_pacing_check`) only for sockets whose pacing status is `Needed`
+///   (SO_MAX_PACING_RATE without fq on 4.13+).
+pub fn tcp_write_xmit(w: &mut World, sk: SockId, mss_now: u32, nonagle: u8, push_one: u8) -> bool {
+    let mut sent_pkts = 0u32;
+    let mut is_cwnd_limited = false;
+    let max_segs = tcp_tso_segs(&w.socks[sk as usize], mss_now);
+    let host = w.socks[sk as usize].host;
+    loop {
+        let tp = &mut w.socks[sk as usize];
+        if tp.write_queue.is_empty() {
+            break;
+        }
+        // tcp_pacing_check: internal pacing, 4.13+.
+        if tp.sk_pacing_status == PacingStatus::Needed && tp.tcp_wstamp_ns > w.now_ns {
+            let (id, seq, end, t) = {
+                let s = &tp.write_queue[0];
+                (s.id, s.seq, s.end_seq, tp.tcp_wstamp_ns)
+            };
+            w.emit(host, sk, || Ev::XmitHold {
+                skb: id,
+                seq,
+                end_seq: end,
+                gate: Gate::Pacing,
+                a: t,
+                b: 0,
+            });
+            let t = w.socks[sk as usize].tcp_wstamp_ns;
+            w.schedule(t, Event::Tsq(sk));
+            break;
+        }
+        let tso_segs = tcp_init_tso_segs(&mut tp.write_queue[0], mss_now);
+        let (skb_id, skb_seq, skb_end) = {
+            let s = &tp.write_queue[0];
+            (s.id, s.seq, s.end_seq)
+        };
+        let is_tail = tp.write_queue.len() == 1;
+
+        let cwnd_quota = tcp_cwnd_test(tp, &tp.write_queue[0]);
+        if cwnd_quota == 0 {
+            is_cwnd_limited = true;
+            let (a, b) = (tp.packets_in_flight() as u64, tp.snd_cwnd as u64);
+            w.emit(host, sk, || Ev::XmitHold {
+                skb: skb_id,
+                seq: skb_seq,
+                end_seq: skb_end,
+                gate: Gate::Cwnd,
+                a,
+                b,
+            });
+            break;
+        }
+        if !tcp_snd_wnd_test(tp, &tp.write_queue[0], mss_now) {
+            let a = (skb_seq + mss_now as u64).min(skb_end);
+            let b = tp.wnd_end();
+            w.emit(host, sk, || Ev::XmitHold {
+                skb: skb_id,
+                seq: skb_seq,
+                end_seq: skb_end,
+                gate: Gate::Rwnd,
+                a,
+                b,
+            });
+            break;
+        }
+        if tso_segs == 1 {
+            let nag = if is_tail { nonagle } else { TCP_NAGLE_PUSH };
+            if !tcp_nagle_test(tp, &tp.write_queue[0], mss_now, nag) {
+                let gate = if nag & TCP_NAGLE_CORK != 0 {
+                    Gate::Cork
+                } else {
+                    Gate::Nagle
+                };
+                let (a, b) = (tp.snd_sml, tp.snd_una);
+                w.emit(host, sk, || Ev::XmitHold {
+                    skb: skb_id,
+                    seq: skb_seq,
+                    end_seq: skb_end,
+                    gate,
+                    a,
+                    b,
+                });
+                break;
+            }
+        } else if push_one == 0 {
+            if let Some((a, b)) = tcp_tso_should_defer(w, sk, 0, &mut is_cwnd_limited, max_segs) {
+                w.emit(host, sk, || Ev::XmitHold {
+                    skb: skb_id,
+                    seq: skb_seq,
+                    end_seq: skb_end,
+                    gate: Gate::TsoDefer,
+                    a,
+                    b,
+                });
+                break;
+            }
+        }
+        let tp = &mut w.socks[sk as usize];
+        if !tp.profile.tsq_after_split {
+            // 3.13 .. 3.18: TSQ on the unsplit skb, before the split.
+            let ts = tp.write_queue[0].truesize as u64;
+            if let Some((a, b)) = tcp_small_queue_check(tp, ts, 0) {
+                w.emit(host, sk, || Ev::XmitHold {
+                    skb: skb_id,
+                    seq: skb_seq,
+                    end_seq: skb_end,
+                    gate: Gate::Tsq,
+                    a,
+                    b,
+                });
+                break;
+            }
+        }
+        let tp = &mut w.socks[sk as usize];
+        let mut limit = mss_now;
+        if tso_segs > 1 {
+            // ≤ 3.18 the cap is sk_gso_max_segs: skbs were already sized at sendmsg time.
+            let cap = if tp.profile.tso_sizing == TsoSizing::AtSendmsg {
+                GSO_MAX_SEGS
+            } else {
+                max_segs
+            };
+            limit = tcp_mss_split_point(
+                tp,
+                &tp.write_queue[0],
+                is_tail,
+                mss_now,
+                cwnd_quota.min(cap),
+                nonagle,
+            );
+        }
+        if limit == 0 {
+            // The whole skb is a Nagle-held partial segment.
+            let gate = if nonagle & TCP_NAGLE_CORK != 0 {
+                Gate::Cork
+            } else {
+                Gate::Nagle
+            };
+            let (a, b) = (tp.snd_sml, tp.snd_una);
+            w.emit(host, sk, || Ev::XmitHold {
+                skb: skb_id,
+                seq: skb_seq,
+                end_seq: skb_end,
+                gate,
+                a,
+                b,
+            });
+            break;
+        }
+        if tp.write_queue[0].len() > limit {
+            tso_fragment(w, sk, 0, limit, mss_now);
+        }
+        let tp = &mut w.socks[sk as usize];
+        if tp.profile.tsq_after_split {
+            let ts = tp.write_queue[0].truesize as u64;
+            if let Some((a, b)) = tcp_small_queue_check(tp, ts, 0) {
+                let (id, seq, end) = (
+                    tp.write_queue[0].id,
+                    tp.write_queue[0].seq,
+                    tp.write_queue[0].end_seq,
+                );
+                w.emit(host, sk, || Ev::XmitHold {
+                    skb: id,
+                    seq,
+                    end_seq: end,
+                    gate: Gate::Tsq,
+                    a,
+                    b,
+                });
+                break;
+            }
+        }
+        let tp = &w.socks[sk as usize];
+        if tp.write_queue[0].is_empty() {
+            break;
+        }
+        tcp_transmit_skb(w, sk, mss_now);
+        let (end_seq, len, pcount) = tcp_event_new_data_sent(w, sk);
+        let tp = &mut w.socks[sk as usize];
+        tcp_minshall_update(tp, mss_now, end_seq, len, pcount);
+        sent_pkts += pcount;
+        if push_one != 0 {
+            break;
+        }
+    }
+    let tp = &mut w.socks[sk as usize];
+    is_cwnd_limited |= tp.packets_in_flight() >= tp.snd_cwnd;
+    if sent_pkts > 0 || is_cwnd_limited {
+        // tcp_cwnd_validate (RFC 7661 simplified to the is_cwnd_limited bookkeeping).
+        tp.is_cwnd_limited = is_cwnd_limited;
+        tp.max_packets_out = tp.max_packets_out.max(tp.packets_out);
+    }
+    if sent_pkts > 0 {
+        return false;
+    }
+    tp.packets_out == 0 && !tp.write_queue.is_empty()
+}
+
+/// `tso_fragment`: split write-queue skb `idx` after `len` bytes; the rest becomes a new skb
+/// right behind it, with a fresh head (charged to `sk_wmem_queued`) and the payload's
+/// truesize moved over (`buff->truesize += nlen; skb->truesize -= nlen`).
+fn tso_fragment(w: &mut World, sk: SockId, idx: usize, len: u32, mss_now: u32) {
+    let id = w.next_skb_id();
+    let host = w.socks[sk as usize].host;
+    let tp = &mut w.socks[sk as usize];
+    let head_ts = tp.profile.skb_alloc_truesize(0);
+    let skb = &mut tp.write_queue[idx];
+    let total = skb.len();
+    assert!(len > 0 && len < total, "tso_fragment at {len} of {total}");
+    let nlen = total - len;
+    // Payload that lived in the 3.x linear head stays with the first part when the split is
+    // past it; otherwise tcp_fragment copies the linear tail into the new head.
+    let linear_used =
+        tp.profile.skb_linear_payload - skb.linear_room.min(tp.profile.skb_linear_payload);
+    let moved_frag_bytes = nlen - linear_used.saturating_sub(len).min(nlen);
+    let buff = Skb {
+        id,
+        seq: skb.seq + len as u64,
+        end_seq: skb.end_seq,
+        truesize: head_ts + moved_frag_bytes,
+        pcount: 0,
+        gso_size: 0,
+        flags: skb.flags, // PSH/FIN move to the second part
+        eor: skb.eor,
+        linear_room: 0,
+        tstamp_ns: 0,
+        first_write_ns: skb.first_write_ns,
+        retrans: false,
+    };
+    skb.end_seq = skb.seq + len as u64;
+    skb.flags &= !(tcp_flags::PSH | tcp_flags::FIN);
+    skb.eor = false;
+    skb.truesize -= moved_frag_bytes;
+    skb.linear_room = 0;
+    skb.pcount = 0;
+    tcp_init_tso_segs(skb, mss_now);
+    let (old, new_id, rest) = (skb.id, id, nlen as u64);
+    tp.sk_wmem_queued += head_ts as u64;
+    tp.write_queue.insert(idx + 1, buff);
+    w.emit(host, sk, || Ev::Fragment {
+        skb: old,
+        new_skb: new_id,
+        len: len as u64,
+        rest,
+    });
+}
+
+/// `__tcp_transmit_skb` for the head of the write queue: clone it, build the header, charge
+/// the clone's truesize to `sk_wmem_alloc`, count TcpOutSegs and hand it to IP.
+fn tcp_transmit_skb(w: &mut World, sk: SockId, _mss_now: u32) {
+    let pkt_id = w.next_pkt_id();
+    let now = w.now_ns;
+    let tp = &mut w.socks[sk as usize];
+    // EDT: the skb leaves at tcp_wstamp_ns (4.20+).
+    let prior_wstamp = tp.tcp_wstamp_ns;
+    if tp.profile.edt {
+        tp.tcp_wstamp_ns = tp.tcp_wstamp_ns.max(now);
+    }
+    let window = tcp_select_window(tp);
+    let psh_every_tso = tp.profile.psh_every_tso_packet;
+    let skb = &mut tp.write_queue[0];
+    skb.tstamp_ns = now;
+    let pcount = skb.pcount.max(1);
+    let mut flags = skb.flags | tcp_flags::ACK;
+    if pcount > 1 && psh_every_tso {
+        // 051ba67447de: "tcp: force a PSH flag on TSO packets" (expedite GRO flush).
+        flags |= tcp_flags::PSH;
+    }
+    let hdr = ETH_HLEN + IPV4_HLEN + tp.tcp_header_len;
+    let payload = skb.len();
+    let pkt = Packet {
+        id: pkt_id,
+        orig_skb: skb.id,
+        sk,
+        src_host: tp.host,
+        dst_host: tp.peer_host,
+        hash: sk.wrapping_mul(2_654_435_761),
+        priority: tp.sk_priority,
+        len: hdr + payload,
+        hdr_len: hdr,
+        truesize: skb.truesize,
+        gso_segs: pcount,
+        gso_size: if pcount > 1 { skb.gso_size } else { 0 },
+        tstamp_ns: if tp.profile.edt { tp.tcp_wstamp_ns } else { 0 },
+        sk_pacing_rate_bps: tp.sk_pacing_rate,
+        pure_ack: false,
+        seq: skb.seq,
+        end_seq: skb.end_seq,
+        ack_seq: tp.rcv_nxt,
+        window,
+        flags,
+        sent_ns: now,
+    };
+    let (skb_id, seq, end_seq, truesize) = (skb.id, skb.seq, skb.end_seq, skb.truesize as u64);
+    tp.sk_wmem_alloc += truesize;
+    tp.data_segs_out += pcount as u64;
+    tp.segs_out += pcount as u64;
+    // tcp_update_skb_after_send: advance the departure time by len / pacing rate (first
+    // 10 segments unpaced), forgiving up to half of it if we were late.
+    if tp.profile.edt && tp.sk_pacing_status != PacingStatus::None {
+        let rate = tp.sk_pacing_rate;
+        if rate != u64::MAX && rate != 0 && tp.data_segs_out >= 10 {
+            let mut len_ns = payload as u64 * 1_000_000_000 / rate;
+            let credit = tp.tcp_wstamp_ns - prior_wstamp;
+            len_ns -= (len_ns / 2).min(credit);
+            tp.tcp_wstamp_ns += len_ns;
+        }
+    }
+    let host = tp.host;
+    let retrans = tp.write_queue[0].retrans && end_seq <= tp.high_seq;
+    // Sending data carries an ACK: the receiver side's delayed ACK is satisfied.
+    tcp_event_ack_sent(w, sk, pcount);
+    tcp_event_data_sent(w, sk);
+    // TCP_MIB_OUTSEGS counts new data and control, not retransmissions.
+    w.mib(host).add(
+        if retrans {
+            Mib::TcpRetransSegs
+        } else {
+            Mib::TcpOutSegs
+        },
+        pcount as u64,
+    );
+    let len = (hdr + payload) as u64;
+    w.emit(host, sk, || Ev::Xmit {
+        skb: skb_id,
+        pkt: pkt_id,
+        seq,
+        end_seq,
+        segs: pcount as u64,
+        len,
+        truesize,
+    });
+    w.ip_queue_xmit(host, pkt);
+}
+
+/// `tcp_event_new_data_sent`: the head skb moves to the retransmit queue; `snd_nxt`
+/// advances; the RTO is armed if nothing was in flight. Returns `(end_seq, len, pcount)`.
+fn tcp_event_new_data_sent(w: &mut World, sk: SockId) -> (u64, u32, u32) {
+    let host = w.socks[sk as usize].host;
+    let tp = &mut w.socks[sk as usize];
+    let skb = tp.write_queue.pop_front().unwrap();
+    let prior_packets = tp.packets_out;
+    tp.snd_nxt = skb.end_seq;
+    tp.packets_out += skb.pcount;
+    let r = (skb.end_seq, skb.len(), skb.pcount);
+    tp.rtx_queue.push_back(skb);
+    let retrans = tp.rtx_queue.back().unwrap().retrans && r.0 <= tp.high_seq;
+    if prior_packets == 0 {
+        crate::tcp_timer::tcp_rearm_rto(w, sk);
+    }
+    if !retrans {
+        w.mib(host).add(Mib::TcpExtTCPOrigDataSent, r.2 as u64);
+    }
+    // 6.x: tcp_check_space() here too (a writer blocked on NOTSENT_LOWAT may wake).
+    if w.socks[sk as usize].profile.kernel.at_least(5, 0) {
+        crate::tcp_input::tcp_check_space(w, sk);
+    }
+    r
+}
+
+/// `__tcp_push_pending_frames`: run `tcp_write_xmit`; arm PROBE0 if data is stuck with
+/// nothing in flight.
+pub fn __tcp_push_pending_frames(w: &mut World, sk: SockId, cur_mss: u32, nonagle: u8) {
+    if tcp_write_xmit(w, sk, cur_mss, nonagle, 0) {
+        crate::tcp_timer::tcp_check_probe_timer(w, sk);
+    }
+}
+
+/// `tcp_push_pending_frames`: push with the socket's own Nagle setting.
+pub fn tcp_push_pending_frames(w: &mut World, sk: SockId) {
+    let tp = &w.socks[sk as usize];
+    if tp.write_queue.is_empty() {
+        return;
+    }
+    let (mss, nonagle) = (tcp_current_mss(tp), tp.nonagle);
+    __tcp_push_pending_frames(w, sk, mss, nonagle);
+}
+
+/// `tcp_push_one`: send the one full skb sendmsg just filled.
+pub fn tcp_push_one(w: &mut World, sk: SockId, mss_now: u32) {
+    tcp_write_xmit(w, sk, mss_now, TCP_NAGLE_PUSH, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// TX completion and TSQ
+// ---------------------------------------------------------------------------------------------
+
+/// `tcp_wfree`: the destructor of a data clone, run at TX completion (or at `skb_orphan` on
+/// loopback). Releases its truesize from `sk_wmem_alloc`; if the socket was throttled (TSQ or
+/// autocork), queue it for the TSQ handler.
+pub fn tcp_wfree(w: &mut World, pkt: Packet) {
+    let sk = pkt.sk;
+    let tp = &mut w.socks[sk as usize];
+    tp.sk_wmem_alloc -= pkt.truesize as u64;
+    let queued = tp.tsq_flags & TSQ_THROTTLED != 0 && tp.tsq_flags & TSQ_QUEUED == 0;
+    if queued {
+        tp.tsq_flags = (tp.tsq_flags & !TSQ_THROTTLED) | TSQ_QUEUED;
+    }
+    let (host, wmem) = (tp.host, tp.sk_wmem_alloc);
+    w.emit(host, sk, || Ev::TcpWfree {
+        pkt: pkt.id,
+        truesize: pkt.truesize as u64,
+        wmem_alloc: wmem,
+        tsq_queued: queued,
+    });
+    if queued {
+        // The per-CPU TSQ tasklet runs when the softirq that completed the skb ends.
+        let now = w.now_ns;
+        w.schedule(now, Event::Tsq(sk));
+    }
+}
+
+/// `tcp_tsq_handler` → `tcp_tsq_write`: resume transmission after a TX completion.
+pub fn tcp_tsq_handler(w: &mut World, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    tp.tsq_flags &= !TSQ_QUEUED;
+    if tp.state != TcpState::Established {
+        return;
+    }
+    let host = tp.host;
+    w.emit(host, sk, || Ev::TsqHandler);
+    let tp = &w.socks[sk as usize];
+    let (mss, nonagle) = (tcp_current_mss(tp), tp.nonagle);
+    tcp_write_xmit(w, sk, mss, nonagle, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// ACKs
+// ---------------------------------------------------------------------------------------------
+
+/// `tcp_send_ack` / `__tcp_send_ack`: a pure ACK (truesize 2, `__sock_wfree` destructor).
+pub fn tcp_send_ack(w: &mut World, sk: SockId, reason: AckReason) {
+    let pkt_id = w.next_pkt_id();
+    let now = w.now_ns;
+    let tp = &mut w.socks[sk as usize];
+    let window = tcp_select_window(tp);
+    let hdr = ETH_HLEN + IPV4_HLEN + tp.tcp_header_len;
+    let pkt = Packet {
+        id: pkt_id,
+        orig_skb: 0,
+        sk,
+        src_host: tp.host,
+        dst_host: tp.peer_host,
+        hash: sk.wrapping_mul(2_654_435_761),
+        priority: tp.sk_priority,
+        len: hdr,
+        hdr_len: hdr,
+        truesize: 2,
+        gso_segs: 1,
+        gso_size: 0,
+        tstamp_ns: 0,
+        sk_pacing_rate_bps: tp.sk_pacing_rate,
+        pure_ack: true,
+        seq: tp.snd_nxt,
+        end_seq: tp.snd_nxt,
+        ack_seq: tp.rcv_nxt,
+        window,
+        flags: tcp_flags::ACK,
+        sent_ns: now,
+    };
+    tp.sk_wmem_alloc += 2;
+    tp.segs_out += 1;
+    let (host, ack) = (tp.host, tp.rcv_nxt);
+    tcp_event_ack_sent(w, sk, 0);
+    w.mib(host).inc(Mib::TcpOutSegs);
+    w.emit(host, sk, || Ev::AckXmit {
+        pkt: pkt_id,
+        ack,
+        window: window as u64,
+        reason,
+    });
+    w.ip_queue_xmit(host, pkt);
+}
+
+/// `tcp_event_ack_sent`: an ACK (pure or piggybacked) left: the delayed ACK is done, and
+/// quick-ACK credits are consumed (`tcp_dec_quickack_mode`): per data packet sent before 6.6,
+/// per ACK actually scheduled from 6.6 (059217c18be6).
+fn tcp_event_ack_sent(w: &mut World, sk: SockId, pkts: u32) {
+    let ato_min = tcp_ato_min(w.hz);
+    let tp = &mut w.socks[sk as usize];
+    let icsk = &mut tp.icsk_ack;
+    if icsk.quick > 0 {
+        let n = if tp.profile.quickack_counts_acks {
+            u32::from(icsk.pending & ICSK_ACK_SCHED != 0)
+        } else {
+            pkts.max(1)
+        };
+        if n >= icsk.quick as u32 {
+            icsk.quick = 0;
+            // "Leaving quickack mode we deflate ATO."
+            icsk.ato = ato_min;
+        } else {
+            icsk.quick -= n as u8;
+        }
+    }
+    // inet_csk_clear_xmit_timer(sk, ICSK_TIME_DACK)
+    tp.icsk_ack.pending = 0;
+    tp.icsk_ack.timeout = 0;
+    tp.rcv_wup = tp.rcv_nxt;
+}
+
+/// `TCP_ATO_MIN` = `TCP_DELACK_MIN` = HZ/25 jiffies (40 ms), at least 4 jiffies.
+pub fn tcp_ato_min(hz: u64) -> u64 {
+    (hz / 25).max(4)
+}
+
+/// `tcp_event_data_sent`: restart cwnd after idle (`tcp_slow_start_after_idle`), note the send
+/// time; a reply within `ato` of the last receive makes the connection interactive
+/// (pingpong), which delays our ACKs.
+fn tcp_event_data_sent(w: &mut World, sk: SockId) {
+    let now_j = w.jiffies();
+    let hz = w.hz;
+    let tp = &mut w.socks[sk as usize];
+    let rto_j = tp.rto_ns * hz / 1_000_000_000;
+    if tp.net.sysctl.tcp_slow_start_after_idle
+        && tp.packets_out == 0
+        && now_j.saturating_sub(tp.lsndtime) > rto_j
+    {
+        tcp_cwnd_restart(tp, now_j - tp.lsndtime, rto_j, now_j);
+    }
+    let since_rcv = now_j.wrapping_sub(tp.icsk_ack.lrcvtime);
+    match tp.profile.pingpong {
+        PingpongRule::Boolean => {
+            // "If it is a reply for ato after last received packet, enter pingpong mode."
+            if since_rcv < tp.icsk_ack.ato {
+                tp.icsk_ack.pingpong = 1;
+            }
+        }
+        PingpongRule::Counter => {
+            // 6.6+: count only the first send after a receive (lsndtime < lrcvtime).
+            if tp.lsndtime < tp.icsk_ack.lrcvtime && since_rcv < tp.icsk_ack.ato {
+                tp.icsk_ack.pingpong = tp.icsk_ack.pingpong.saturating_add(1);
+            }
+        }
+    }
+    tp.lsndtime = now_j;
+}
+
+/// `tcp_cwnd_restart` (RFC 5681 4.1): after an idle period longer than the RTO, halve cwnd per
+/// RTO of idleness, down to the initial window.
+fn tcp_cwnd_restart(tp: &mut TcpSock, mut delta_j: u64, rto_j: u64, now_j: u64) {
+    let restart_cwnd = TCP_INIT_CWND.min(tp.snd_cwnd);
+    // tcp_current_ssthresh outside of recovery: max(ssthresh, 3/4 cwnd).
+    tp.snd_ssthresh = tp.snd_ssthresh.max((tp.snd_cwnd >> 1) + (tp.snd_cwnd >> 2));
+    let mut cwnd = tp.snd_cwnd;
+    while delta_j > rto_j.max(1) && cwnd > restart_cwnd {
+        delta_j -= rto_j.max(1);
+        cwnd >>= 1;
+    }
+    tp.snd_cwnd = cwnd.max(restart_cwnd);
+    tp.snd_cwnd_stamp = now_j;
+    tp.ca.epoch_start_ns = 0; // CA_EVENT_CWND_RESTART / TX_START for CUBIC
+}
+
+/// Whether the socket is in pingpong (interactive) mode (`inet_csk_in_pingpong_mode`).
+pub fn in_pingpong_mode(tp: &TcpSock) -> bool {
+    match tp.profile.pingpong {
+        PingpongRule::Boolean => tp.icsk_ack.pingpong != 0,
+        PingpongRule::Counter => tp.icsk_ack.pingpong as u32 >= tp.net.sysctl.tcp_pingpong_thresh,
+    }
+}
+
+/// `tcp_send_delayed_ack`: arm the delayed-ACK timer for `ato`, bounded by 500 ms
+/// (200 ms in pingpong mode or after a PSH) and by the RTT; if a timer is already pending and
+/// about to fire, ACK now instead.
+pub fn tcp_send_delayed_ack(w: &mut World, sk: SockId) {
+    let hz = w.hz;
+    let now_j = w.jiffies();
+    let tp = &mut w.socks[sk as usize];
+    let delack_min = tcp_ato_min(hz);
+    let delack_max = hz / 5;
+    let mut ato = tp.icsk_ack.ato;
+    if ato > delack_min {
+        let mut max_ato = hz / 2;
+        if in_pingpong_mode(tp) || tp.icsk_ack.pending & ICSK_ACK_PUSHED != 0 {
+            max_ato = delack_max;
+        }
+        // "Slow path, intersegment interval is 'high'. If some rtt estimate is known, use
+        // it to bound delayed ack."
+        if tp.srtt_us != 0 {
+            let rtt_j = (tp.srtt() * hz / 1_000_000).max(delack_min);
+            max_ato = max_ato.min(rtt_j);
+        }
+        ato = ato.min(max_ato);
+    }
+    ato = ato.min(delack_max);
+    let mut timeout = now_j + ato;
+    if tp.icsk_ack.pending & ICSK_ACK_TIMER != 0 {
+        // "If delack timer is about to expire, send ACK now."
+        if tp.icsk_ack.timeout <= now_j + (ato >> 2) {
+            tcp_send_ack(w, sk, AckReason::DelackSoon);
+            return;
+        }
+        if timeout > tp.icsk_ack.timeout {
+            timeout = tp.icsk_ack.timeout;
+        }
+    }
+    tp.icsk_ack.pending |= ICSK_ACK_SCHED | ICSK_ACK_TIMER;
+    tp.icsk_ack.timeout = timeout;
+    let (quick, pingpong, host) = (
+        tp.icsk_ack.quick as u64,
+        tp.icsk_ack.pingpong as u64,
+        tp.host,
+    );
+    let t = w.jiffy_start_ns(timeout);
+    let ato_us = ato * 1_000_000 / hz;
+    w.emit(host, sk, || Ev::DelackSched {
+        timeout_ns: t,
+        ato_us,
+        quick,
+        pingpong,
+    });
+    w.schedule(t, Event::Delack(sk));
+}
+
+/// `tcp_select_window`: the window to advertise, never shrinking what was offered
+/// (`__tcp_select_window` on the receive buffer space and `rcv_ssthresh`).
+pub fn tcp_select_window(tp: &mut TcpSock) -> u32 {
+    let cur_win = tcp_receive_window(tp);
+    let mut new_win = __tcp_select_window(tp);
+    if new_win < cur_win {
+        // "Never shrink the offered window."
+        new_win = cur_win.next_multiple_of(1 << tp.rcv_wscale);
+    }
+    tp.rcv_wnd = new_win as u64;
+    tp.rcv_wup = tp.rcv_nxt;
+    new_win
+}
+
+/// `tcp_receive_window`: what is left of the window we offered.
+pub fn tcp_receive_window(tp: &TcpSock) -> u32 {
+    let win = (tp.rcv_wup + tp.rcv_wnd) as i64 - tp.rcv_nxt as i64;
+    win.max(0) as u32
+}
+
+/// `tcp_win_from_space`: bytes of window a buffer of `space` bytes (truesize) can offer:
+/// half of it (`tcp_adv_win_scale` = 1 before 6.6; 6.6+ measures the ratio, about half
+/// for MSS-sized segments).
+pub fn tcp_win_from_space(space: i64) -> i64 {
+    space - space / 2
+}
+
+/// `__tcp_select_window`.
+pub fn __tcp_select_window(tp: &TcpSock) -> u32 {
+    let mss = tp.icsk_ack.rcv_mss.max(1);
+    let free_space =
+        tcp_win_from_space(tp.sk_rcvbuf as i64 - tp.sk_rmem_alloc as i64).max(0) as u64;
+    let full_space = tp
+        .window_clamp
+        .min(tcp_win_from_space(tp.sk_rcvbuf as i64) as u64);
+    if free_space < full_space / 2 && free_space < mss as u64 {
+        return 0;
+    }
+    let free_space = free_space.min(tp.rcv_ssthresh).min(full_space);
+    if tp.rcv_wscale > 0 {
+        // "Set window to the free space rounded down to the scaling granularity."
+        let g = 1u64 << tp.rcv_wscale;
+        return ((free_space / g) * g).min(u32::MAX as u64) as u32;
+    }
+    let window = tp.rcv_wnd;
+    if window <= free_space.saturating_sub(mss as u64) || window > free_space {
+        return ((free_space / mss as u64) * mss as u64) as u32;
+    }
+    window as u32
+}
+
+// ---------------------------------------------------------------------------------------------
+// Probe (the corked/Nagle tail with nothing in flight)
+// ---------------------------------------------------------------------------------------------
+
+/// `tcp_write_wakeup` (from `tcp_send_probe0`): send up to one MSS of the head skb inside the
+/// window, ignoring Nagle and cork. Returns the bytes sent.
+pub fn tcp_write_wakeup(w: &mut World, sk: SockId) -> u64 {
+    let tp = &mut w.socks[sk as usize];
+    let Some(head) = tp.write_queue.front() else {
+        return 0;
+    };
+    if head.seq >= tp.wnd_end() {
+        return 0;
+    }
+    let mss = tcp_current_mss(tp);
+    let seg_size = ((tp.wnd_end() - head.seq) as u32).min(mss);
+    let len = head.len();
+    tp.write_queue[0].flags |= tcp_flags::PSH;
+    if seg_size < len {
+        tso_fragment(w, sk, 0, seg_size, mss);
+    } else {
+        let tp = &mut w.socks[sk as usize];
+        tp.write_queue[0].pcount = 0;
+        tcp_init_tso_segs(&mut tp.write_queue[0], mss);
+    }
+    let tp = &mut w.socks[sk as usize];
+    tcp_init_tso_segs(&mut tp.write_queue[0], mss);
+    tcp_transmit_skb(w, sk, mss);
+    let (end_seq, len, pcount) = tcp_event_new_data_sent(w, sk);
+    let tp = &mut w.socks[sk as usize];
+    tcp_minshall_update(tp, mss, end_seq, len, pcount);
+    len as u64
+}
+
+#[cfg(test)]
+mod tests {
+
+    use crate::profile::Kernel;
+
+    #[test]
+    fn skb_alloc_truesize_matches_the_kernels_slab_arithmetic() {
+        let old = Kernel::V3_14.profile();
+        // select_size(): SKB_WITH_OVERHEAD(2048 - MAX_TCP_HEADER) of head room -> 2048 + 256.
+        assert_eq!(old.skb_alloc_truesize(old.skb_linear_payload), 2304);
+        // tso_fragment's header-only skb: kmalloc(640) -> 1024 + 256.
+        assert_eq!(old.skb_alloc_truesize(0), 1280);
+        let new = Kernel::V6_18.profile();
+        assert_eq!(new.skb_alloc_truesize(0), 896);
+    }
+}

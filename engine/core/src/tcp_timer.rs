@@ -1,0 +1,164 @@
+//! `net/ipv4/tcp_timer.c`: the delayed-ACK timer, the retransmission timer and the PROBE0
+//! timer (which also releases a corked or Nagle-held tail when nothing is in flight).
+//!
+//! Timers are kept in jiffies as in the kernel and fire on tick boundaries of the run's HZ.
+//! A timer re-armed to another expiry leaves its old event in the queue; the handler ignores
+//! an event that does not match the socket's current expiry (what `mod_timer` achieves).
+//!
+//! Simplified:
+//! - RTO recovery is go-back-N from `snd_una` with cwnd 1 (no SACK, no F-RTO), because drops
+//!   only happen when a qdisc overflows, which the run reports; visible effect: recovery after
+//!   a drop is slower than Linux's.
+
+use crate::mib::Mib;
+use crate::sim::{Event, World};
+use crate::skb::SockId;
+use crate::sock::*;
+use crate::tcp_output::{tcp_current_mss, tcp_send_ack, tcp_write_wakeup, tcp_write_xmit};
+use crate::trace::{AckReason, Ev};
+
+/// `inet_csk_reset_xmit_timer(ICSK_TIME_RETRANS, rto)` via `tcp_rearm_rto`.
+pub fn tcp_rearm_rto(w: &mut World, sk: SockId) {
+    let now = w.now_ns;
+    let tp = &mut w.socks[sk as usize];
+    if tp.packets_out == 0 {
+        tcp_clear_xmit_timer_rto(w, sk);
+        return;
+    }
+    let rto = tp.rto_ns << tp.icsk_backoff.min(10);
+    let rto = rto.min(TCP_RTO_MAX_MS * 1_000_000);
+    let j = w.jiffies_at(now + rto) + 1;
+    let t = w.jiffy_start_ns(j).max(now + 1);
+    let tp = &mut w.socks[sk as usize];
+    tp.icsk_pending = IcskPending::Retrans;
+    if tp.icsk_timeout_ns == t {
+        return;
+    }
+    tp.icsk_timeout_ns = t;
+    w.schedule(t, Event::WriteTimer(sk));
+}
+
+/// `inet_csk_clear_xmit_timer(ICSK_TIME_RETRANS)`.
+pub fn tcp_clear_xmit_timer_rto(w: &mut World, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    if tp.icsk_pending == IcskPending::Retrans {
+        tp.icsk_pending = IcskPending::None;
+        tp.icsk_timeout_ns = 0;
+    }
+}
+
+/// `tcp_check_probe_timer`: data is held with nothing in flight: arm PROBE0 for one RTO
+/// (`tcp_probe0_base`: at least `TCP_RTO_MIN`), unless a timer is pending.
+pub fn tcp_check_probe_timer(w: &mut World, sk: SockId) {
+    let tp = &w.socks[sk as usize];
+    if tp.packets_out != 0 || tp.icsk_pending != IcskPending::None {
+        return;
+    }
+    let base = tp.rto_ns.max(TCP_RTO_MIN_MS * 1_000_000);
+    let backoff = tp.icsk_backoff.min(10);
+    let when = (base << backoff).min(TCP_RTO_MAX_MS * 1_000_000);
+    let now = w.now_ns;
+    let j = w.jiffies_at(now + when) + 1;
+    let t = w.jiffy_start_ns(j).max(now + 1);
+    let tp = &mut w.socks[sk as usize];
+    tp.icsk_pending = IcskPending::Probe0;
+    tp.icsk_timeout_ns = t;
+    w.schedule(t, Event::WriteTimer(sk));
+}
+
+/// `tcp_write_timer` → `tcp_write_timer_handler`: RTO or PROBE0.
+pub fn tcp_write_timer(w: &mut World, sk: SockId) {
+    let now = w.now_ns;
+    let tp = &w.socks[sk as usize];
+    if tp.icsk_pending == IcskPending::None || tp.icsk_timeout_ns != now {
+        return; // stale: the timer was re-armed or cleared
+    }
+    match tp.icsk_pending {
+        IcskPending::Retrans => tcp_retransmit_timer(w, sk),
+        IcskPending::Probe0 => tcp_probe_timer(w, sk),
+        IcskPending::None => {}
+    }
+}
+
+/// `tcp_probe_timer` → `tcp_send_probe0`: send the held head ignoring Nagle and cork.
+fn tcp_probe_timer(w: &mut World, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    tp.icsk_pending = IcskPending::None;
+    tp.icsk_timeout_ns = 0;
+    if tp.packets_out != 0 || tp.write_queue.is_empty() {
+        tp.icsk_probes_out = 0;
+        return;
+    }
+    let sent = tcp_write_wakeup(w, sk);
+    let host = w.socks[sk as usize].host;
+    w.emit(host, sk, || Ev::Probe0 { bytes: sent });
+    let tp = &mut w.socks[sk as usize];
+    if tp.packets_out > 0 {
+        tp.icsk_backoff = 0;
+        tp.icsk_probes_out = 0;
+    } else {
+        tp.icsk_backoff += 1;
+        tp.icsk_probes_out += 1;
+        tcp_check_probe_timer(w, sk);
+    }
+}
+
+/// `tcp_retransmit_timer`: the RTO fired. Go back to `snd_una`: everything in flight returns
+/// to the write queue and is resent with cwnd 1.
+fn tcp_retransmit_timer(w: &mut World, sk: SockId) {
+    let host = w.socks[sk as usize].host;
+    let tp = &mut w.socks[sk as usize];
+    tp.icsk_pending = IcskPending::None;
+    tp.icsk_timeout_ns = 0;
+    if tp.rtx_queue.is_empty() {
+        return;
+    }
+    let seq = tp.snd_una;
+    tp.snd_ssthresh = crate::tcp_cong::ssthresh(tp);
+    tp.snd_cwnd = 1;
+    tp.snd_cwnd_cnt = 0;
+    tp.high_seq = tp.snd_nxt;
+    tp.ca_state_loss = true;
+    while let Some(mut skb) = tp.rtx_queue.pop_back() {
+        skb.retrans = true;
+        skb.pcount = 0;
+        tp.write_queue.push_front(skb);
+    }
+    tp.packets_out = 0;
+    tp.snd_nxt = tp.snd_una;
+    tp.icsk_backoff += 1;
+    w.mib(host).inc(Mib::TcpExtTCPTimeouts);
+    w.emit(host, sk, || Ev::Rto { seq });
+    let tp = &w.socks[sk as usize];
+    let mss = tcp_current_mss(tp);
+    tcp_write_xmit(w, sk, mss, TCP_NAGLE_PUSH, 0);
+    tcp_rearm_rto(w, sk);
+}
+
+/// `tcp_delack_timer` → `tcp_delack_timer_handler`: the delayed ACK is due. Inflate `ato` if
+/// the connection is not interactive; leave pingpong mode and deflate it if it is.
+pub fn tcp_delack_timer(w: &mut World, sk: SockId) {
+    let now = w.now_ns;
+    let hz = w.hz;
+    let tp = &w.socks[sk as usize];
+    if tp.icsk_ack.pending & ICSK_ACK_TIMER == 0 || w.jiffy_start_ns(tp.icsk_ack.timeout) != now {
+        return; // stale or cancelled (an ACK went out meanwhile)
+    }
+    let host = tp.host;
+    let rto_j = tp.rto_ns * hz / 1_000_000_000;
+    let tp = &mut w.socks[sk as usize];
+    tp.icsk_ack.pending &= !ICSK_ACK_TIMER;
+    if tp.icsk_ack.pending & ICSK_ACK_SCHED == 0 {
+        return;
+    }
+    if !crate::tcp_output::in_pingpong_mode(tp) {
+        // "Delayed ACK missed: inflate ATO."
+        tp.icsk_ack.ato = (tp.icsk_ack.ato << 1).min(rto_j);
+    } else {
+        // "Delayed ACK missed: leave pingpong mode and deflate ATO."
+        tp.icsk_ack.pingpong = 0;
+        tp.icsk_ack.ato = crate::tcp_output::tcp_ato_min(hz);
+    }
+    tcp_send_ack(w, sk, AckReason::DelackTimer);
+    w.mib(host).inc(Mib::TcpExtDelayedACKs);
+}
