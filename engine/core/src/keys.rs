@@ -813,6 +813,51 @@ pub fn exists_in(key: &KeyDef, kernel: Kernel) -> bool {
     key.since.is_none_or(|(maj, min)| kernel.at_least(maj, min))
 }
 
+/// The registry as JSON for the site's controls and `docs/scenario-format.md`: every key with
+/// its group, type and range, the version that introduced it, and its default under each
+/// kernel profile (ethernet link; loopback differs only for `link.mtu`).
+pub fn keys_json() -> serde_json::Value {
+    let profiles: Vec<_> = Kernel::ALL
+        .iter()
+        .map(|k| (k.name(), k.profile()))
+        .collect();
+    let keys: Vec<_> = KEYS
+        .iter()
+        .map(|k| {
+            let kind = match k.kind {
+                Kind::Int { min, max } => {
+                    serde_json::json!({"type": "int", "min": min, "max": max})
+                }
+                Kind::Bool => serde_json::json!({"type": "bool"}),
+                Kind::Choice(c) => serde_json::json!({"type": "choice", "choices": c}),
+                Kind::Triple { min, max } => {
+                    serde_json::json!({"type": "triple", "min": min, "max": max})
+                }
+            };
+            let defaults: serde_json::Map<String, serde_json::Value> = profiles
+                .iter()
+                .map(|(name, p)| {
+                    let v = (k.default)(&DefaultCtx {
+                        profile: p,
+                        loopback: false,
+                    });
+                    (name.to_string(), serde_json::Value::String(v.render()))
+                })
+                .collect();
+            serde_json::json!({
+                "name": k.name,
+                "group": k.group.name(),
+                "kind": kind,
+                "since": k.since.map(|(a, b)| format!("{a}.{b}")),
+                "perHost": k.per_host,
+                "doc": k.doc,
+                "defaults": defaults,
+            })
+        })
+        .collect();
+    serde_json::json!({ "kernels": Kernel::ALL.iter().map(|k| k.name()).collect::<Vec<_>>(), "keys": keys })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -872,49 +917,4 @@ mod tests {
         assert!(!exists_in(k, Kernel::V3_13));
         assert!(exists_in(k, Kernel::V3_14));
     }
-}
-
-/// The registry as JSON for the site's controls and `docs/scenario-format.md`: every key with
-/// its group, type and range, the version that introduced it, and its default under each
-/// kernel profile (ethernet link; loopback differs only for `link.mtu`).
-pub fn keys_json() -> serde_json::Value {
-    let profiles: Vec<_> = Kernel::ALL
-        .iter()
-        .map(|k| (k.name(), k.profile()))
-        .collect();
-    let keys: Vec<_> = KEYS
-        .iter()
-        .map(|k| {
-            let kind = match k.kind {
-                Kind::Int { min, max } => {
-                    serde_json::json!({"type": "int", "min": min, "max": max})
-                }
-                Kind::Bool => serde_json::json!({"type": "bool"}),
-                Kind::Choice(c) => serde_json::json!({"type": "choice", "choices": c}),
-                Kind::Triple { min, max } => {
-                    serde_json::json!({"type": "triple", "min": min, "max": max})
-                }
-            };
-            let defaults: serde_json::Map<String, serde_json::Value> = profiles
-                .iter()
-                .map(|(name, p)| {
-                    let v = (k.default)(&DefaultCtx {
-                        profile: p,
-                        loopback: false,
-                    });
-                    (name.to_string(), serde_json::Value::String(v.render()))
-                })
-                .collect();
-            serde_json::json!({
-                "name": k.name,
-                "group": k.group.name(),
-                "kind": kind,
-                "since": k.since.map(|(a, b)| format!("{a}.{b}")),
-                "perHost": k.per_host,
-                "doc": k.doc,
-                "defaults": defaults,
-            })
-        })
-        .collect();
-    serde_json::json!({ "kernels": Kernel::ALL.iter().map(|k| k.name()).collect::<Vec<_>>(), "keys": keys })
 }
