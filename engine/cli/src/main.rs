@@ -119,7 +119,7 @@ fn run(mut args: Args) -> Result<(), String> {
             let src = read(&file)?;
             args.opts.trace = true;
             let out = run_source(&src, &file, &args.opts).map_err(|e| e.to_string())?;
-            let hosts: Vec<&String> = out.result.hosts.keys().collect();
+            let hosts = &out.result.host_names;
             let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
             use std::io::Write;
             for r in &out.trace.records {

@@ -32,7 +32,7 @@ pub mod trace;
 
 use std::collections::BTreeMap;
 
-pub use result::{AppResult, HostResult, RunResult};
+pub use result::{AppResult, HostResult, RunResult, SockInfo};
 pub use scenario::{Config, Scenario, ScenarioError};
 
 /// The engine's version, shown by the site and `sendpath --version`.
@@ -49,6 +49,9 @@ pub struct RunOptions {
     pub trace: bool,
     /// Stop recording after this many events (0 = 2 million).
     pub trace_limit: usize,
+    /// Record only events in `[from_ns, to_ns)` (the run itself always covers the whole
+    /// duration).
+    pub trace_window: Option<(u64, u64)>,
 }
 
 /// A finished run.
@@ -72,7 +75,11 @@ pub fn run_config(cfg: Config, opts: &RunOptions) -> RunOutput {
     } else {
         opts.trace_limit
     };
-    let mut w = sim::World::new(cfg, trace::Trace::new(opts.trace, limit));
+    let mut tr = trace::Trace::new(opts.trace, limit);
+    if let Some((from, to)) = opts.trace_window {
+        tr.window = (from, to);
+    }
+    let mut w = sim::World::new(cfg, tr);
     w.run();
     let result = result_of(&w);
     RunOutput {
@@ -159,6 +166,20 @@ pub fn result_of(w: &sim::World) -> RunResult {
         kernel: w.cfg.kernel.name().to_string(),
         variant: w.cfg.variant.clone(),
         hosts,
+        host_names: w.hosts.iter().map(|h| h.name.clone()).collect(),
+        sockets: w
+            .socks
+            .iter()
+            .map(|s| {
+                let a = &w.apps[s.app as usize];
+                SockInfo {
+                    host: s.host,
+                    peer: s.peer,
+                    flow: a.flow,
+                    app: a.role.name().to_string(),
+                }
+            })
+            .collect(),
         apps,
         events: w.events,
         warnings,

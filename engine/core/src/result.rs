@@ -21,6 +21,10 @@ pub struct RunResult {
     /// Scenario variant, if any.
     pub variant: Option<String>,
     pub hosts: BTreeMap<String, HostResult>,
+    /// Host names in index order: `Record.host` in the trace indexes this list.
+    pub host_names: Vec<String>,
+    /// Every socket: `Record.sk` in the trace indexes this list.
+    pub sockets: Vec<SockInfo>,
     pub apps: Vec<AppResult>,
     /// Events the simulation processed (the benchmark's numerator).
     pub events: u64,
@@ -68,4 +72,18 @@ pub struct AppResult {
     pub voluntary_ctxt_switches: u64,
     /// When the application finished its work, seconds (ping-pong: all rounds done).
     pub finished_s: Option<f64>,
+}
+
+/// Who a socket belongs to.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SockInfo {
+    /// Index into `host_names`.
+    pub host: u16,
+    /// The socket at the other end of the connection.
+    pub peer: u32,
+    /// Flow number (0-based) of the application that owns it.
+    pub flow: u32,
+    /// The owning application's kind (`"tcp_stream"`, `"pingpong_server"`, ...).
+    pub app: String,
 }

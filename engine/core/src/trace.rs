@@ -964,6 +964,8 @@ pub struct Trace {
     pub limit: usize,
     pub truncated: bool,
     pub records: Vec<Record>,
+    /// Only events with `window.0 <= t_ns < window.1` are kept.
+    pub window: (u64, u64),
 }
 
 impl Trace {
@@ -978,7 +980,7 @@ impl Trace {
 
     #[inline]
     pub fn emit(&mut self, t_ns: u64, host: u16, sk: SockId, ev: impl FnOnce() -> Ev) {
-        if !self.enabled {
+        if !self.enabled || t_ns < self.window.0 || t_ns >= self.window.1 {
             return;
         }
         if self.records.len() >= self.limit {
