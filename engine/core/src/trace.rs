@@ -975,6 +975,7 @@ impl Trace {
             limit,
             truncated: false,
             records: Vec::new(),
+            window: (0, u64::MAX),
         }
     }
 
