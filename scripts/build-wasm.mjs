@@ -14,7 +14,7 @@
 // stamp: the committed types are taken as current (npm test fails if they are not) and the stamp
 // is written, so the first `npm start` does not spend a native build on them.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
@@ -48,22 +48,28 @@ function buildWasm(newestSourceMs) {
   });
   say(WHO, 'wasm: wasm-bindgen --target web --out-dir web/src/engine/pkg');
   run(wasmBindgenExe(), ['--target', 'web', '--out-dir', PKG_DIR, CARGO_WASM]);
+  // Date the output by the build's start: a source saved during the build is newer, and the
+  // next run rebuilds.
+  utimesSync(PKG_WASM, new Date(started), new Date(started));
   say(WHO, `wasm: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-function writeStamp() {
+/** Writes the types stamp, dated `at` (a source saved after `at` makes the types stale). */
+function writeStamp(at = new Date()) {
   mkdirSync(join(ENGINE, 'target'), { recursive: true });
-  writeFileSync(TYPES_STAMP, `${new Date().toISOString()}\n`);
+  writeFileSync(TYPES_STAMP, `${at.toISOString()}\n`);
+  utimesSync(TYPES_STAMP, at, at);
 }
 
 function exportTypes() {
+  const started = new Date();
   say(WHO, 'types: regenerating web/src/engine/generated/ from the Rust types');
   run(
     'cargo',
     ['test', '-p', 'sendpath-wasm', '--features', 'ts', '--test', 'typescript_types', '--quiet'],
     { cwd: ENGINE, env: { SENDPATH_UPDATE_TYPES: '1' } },
   );
-  writeStamp();
+  writeStamp(started);
 }
 
 function updateTypesIfStale(newestSourceMs) {
