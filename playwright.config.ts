@@ -9,6 +9,7 @@ export const SUBPATH_PREFIX = '/courses/networking/sendpath/';
 
 export default defineConfig({
   testDir: 'e2e',
+  globalSetup: './e2e/global-setup.ts',
   forbidOnly: !!process.env.CI,
   retries: 0,
   // Two cores are shared by several engineers: one browser at a time.

@@ -6,10 +6,10 @@
 //! call chain is documented at the top of `web/src/engine/bridge.ts`.
 //!
 //! Values that cross the boundary as JSON have TypeScript types generated from their Rust
-//! types by ts-rs (feature `ts`, see [`export_typescript_types`]), committed in
+//! types by ts-rs (feature `ts`, see `export_typescript_types`), committed in
 //! `web/src/engine/generated/`.
 
-use sendpath_core::skb::{tcp_flags, Packet, ETH_HLEN, IPV4_HLEN, NO_SOCK, TCP_HLEN};
+use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 /// The engine's version (the Cargo workspace version).
@@ -18,45 +18,44 @@ pub fn version() -> String {
     sendpath_core::VERSION.to_string()
 }
 
-/// TCP timestamp option bytes (10, padded to 12), present on every segment of a Linux
-/// connection with `net.ipv4.tcp_timestamps = 1`.
-const TCPOLEN_TSTAMP_ALIGNED: u32 = 12;
-/// Payload of a full-sized segment on a 1500-byte MTU with timestamps: 1500 - 20 - 20 - 12.
-const FULL_MSS_BYTES: u32 = 1448;
+/// What the site's `run` verb asks for: one scenario file, as [`sendpath_core::run_source`]
+/// takes it.
+#[derive(Clone, Debug, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct RunRequest {
+    /// The scenario file's text (TOML, `docs/scenario-format.md`).
+    pub source: String,
+    /// The file's name as errors should show it (`scenarios/autocorking.toml`).
+    pub file: String,
+    /// The variant to apply (`[variants.NAME]`), if any.
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// `KEY=VALUE` / `HOST:KEY=VALUE` overrides, applied in order after the variant.
+    #[serde(default)]
+    pub sets: Vec<String>,
+}
 
-/// Bytes one full-MSS TCP segment occupies on an Ethernet wire, computed by the engine
-/// (`sendpath_core::skb::Packet::wire_bytes`): the 1514-byte frame plus preamble, start
-/// delimiter, FCS and inter-frame gap, 1538.
-///
-/// The site's first slice shows this number to prove the wasm engine runs in the worker; it
-/// gives way to a scenario run once `sendpath_core::run_source` is available.
+/// Runs one scenario: `request_json` is a [`RunRequest`]; the answer is the
+/// [`sendpath_core::RunResult`] as JSON, or the scenario's error (naming the file and the key)
+/// as a JS `Error`.
 #[wasm_bindgen]
-pub fn wire_bytes_of_full_mss_frame() -> u32 {
-    let hdr_len = ETH_HLEN + IPV4_HLEN + TCP_HLEN + TCPOLEN_TSTAMP_ALIGNED;
-    let segment = Packet {
-        id: 1,
-        orig_skb: 1,
-        sk: NO_SOCK,
-        src_host: 0,
-        dst_host: 1,
-        hash: 0,
-        priority: 0,
-        len: hdr_len + FULL_MSS_BYTES,
-        hdr_len,
-        truesize: 0,
-        gso_segs: 1,
-        gso_size: 0,
-        tstamp_ns: 0,
-        sk_pacing_rate_bps: u64::MAX,
-        pure_ack: false,
-        seq: 1,
-        end_seq: 1 + u64::from(FULL_MSS_BYTES),
-        ack_seq: 1,
-        window: 65535,
-        flags: tcp_flags::ACK,
-        sent_ns: 0,
+pub fn run(request_json: &str) -> Result<String, JsError> {
+    run_json(request_json).map_err(|message| JsError::new(&message))
+}
+
+/// [`run`] without JS types, so that native tests exercise the same path.
+pub fn run_json(request_json: &str) -> Result<String, String> {
+    let request: RunRequest =
+        serde_json::from_str(request_json).map_err(|e| format!("bad run request: {e}"))?;
+    let opts = sendpath_core::RunOptions {
+        variant: request.variant,
+        sets: request.sets,
+        ..Default::default()
     };
-    u32::try_from(segment.wire_bytes()).expect("one frame's wire bytes fit in u32")
+    let output = sendpath_core::run_source(&request.source, &request.file, &opts)
+        .map_err(|e| e.to_string())?;
+    serde_json::to_string(&output.result).map_err(|e| format!("cannot encode the result: {e}"))
 }
 
 /// Writes the TypeScript types of every value that crosses the wasm boundary, with the types
@@ -67,6 +66,7 @@ pub fn wire_bytes_of_full_mss_frame() -> u32 {
 #[cfg(feature = "ts")]
 pub fn export_typescript_types(cfg: &ts_rs::Config) -> Result<(), ts_rs::ExportError> {
     use ts_rs::TS;
+    RunRequest::export_all(cfg)?;
     sendpath_core::RunResult::export_all(cfg)?;
     Ok(())
 }
@@ -75,14 +75,53 @@ pub fn export_typescript_types(cfg: &ts_rs::Config) -> Result<(), ts_rs::ExportE
 mod tests {
     use super::*;
 
+    const NAGLE: &str = include_str!("../../../scenarios/nagle-delayed-ack.toml");
+
+    fn request(source: &str, variant: Option<&str>) -> String {
+        serde_json::json!({
+            "source": source,
+            "file": "scenarios/nagle-delayed-ack.toml",
+            "variant": variant,
+        })
+        .to_string()
+    }
+
     #[test]
     fn version_is_the_workspace_version() {
         assert_eq!(version(), env!("CARGO_PKG_VERSION"));
     }
 
     #[test]
-    fn a_full_mss_frame_occupies_1538_bytes_of_wire() {
-        // 1448 + 12 + 20 + 20 + 14 = 1514-byte frame, + 7 preamble + 1 SFD + 4 FCS + 12 IFG.
-        assert_eq!(wire_bytes_of_full_mss_frame(), 1538);
+    fn run_answers_exactly_what_run_source_computes() {
+        for variant in [None, Some("no_delay")] {
+            let via_boundary = run_json(&request(NAGLE, variant)).unwrap();
+            let opts = sendpath_core::RunOptions {
+                variant: variant.map(str::to_string),
+                ..Default::default()
+            };
+            let direct = sendpath_core::run_source(NAGLE, "nagle", &opts)
+                .unwrap()
+                .result;
+            assert_eq!(via_boundary, serde_json::to_string(&direct).unwrap());
+        }
+    }
+
+    #[test]
+    fn run_reports_a_bad_key_with_the_file_and_the_key() {
+        let bad = NAGLE.replace("TCP_NODELAY = 0", "TCP_NODELAYY = 0");
+        let err = run_json(&request(&bad, None)).unwrap_err();
+        assert!(
+            err.starts_with("scenarios/nagle-delayed-ack.toml: ") && err.contains("TCP_NODELAYY"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn run_rejects_a_request_with_an_unknown_field() {
+        let err = run_json(r#"{"source": "", "file": "x", "seed": 1}"#).unwrap_err();
+        assert!(
+            err.starts_with("bad run request: unknown field `seed`"),
+            "{err}"
+        );
     }
 }

@@ -1,7 +1,9 @@
-import { useEngineSlice } from './useEngineSlice';
+import { RunSummary } from './RunSummary';
+import { useDefaultRun } from './useDefaultRun';
 
 export function App() {
-  const engine = useEngineSlice();
+  const run = useDefaultRun();
+  const version = run.phase === 'starting' ? null : run.version;
   return (
     <main>
       <header>
@@ -11,20 +13,30 @@ export function App() {
       <section aria-labelledby="engine-heading">
         <h2 id="engine-heading">Engine</h2>
         <p role="status">
-          {engine.phase === 'starting' && 'Starting the engine…'}
-          {engine.phase === 'ready' && 'Engine ready'}
-          {engine.phase === 'failed' && `Engine failed: ${engine.error}`}
+          {version !== null
+            ? 'Engine ready'
+            : run.phase === 'failed'
+              ? `Engine failed: ${run.error}`
+              : 'Starting the engine…'}
         </p>
-        {engine.phase === 'ready' && (
+        {version !== null && (
           <dl>
             <dt id="engine-version">Engine version</dt>
-            <dd aria-labelledby="engine-version">{engine.version}</dd>
-            <dt id="engine-wire-bytes">
-              Wire bytes of one full-MSS segment (computed by the engine)
-            </dt>
-            <dd aria-labelledby="engine-wire-bytes">{engine.wireBytesOfFullMssFrame}</dd>
+            <dd aria-labelledby="engine-version">{version}</dd>
           </dl>
         )}
+      </section>
+      <section aria-labelledby="scenario-heading">
+        <h2 id="scenario-heading">
+          Scenario <code>{run.scenario.path}</code>
+        </h2>
+        <p role="status">
+          {run.phase === 'starting' && 'Waiting for the engine…'}
+          {run.phase === 'running' && 'Running…'}
+          {run.phase === 'done' && 'Finished'}
+          {run.phase === 'failed' && version !== null && `Run failed: ${run.error}`}
+        </p>
+        {run.phase === 'done' && <RunSummary result={run.result} />}
       </section>
     </main>
   );

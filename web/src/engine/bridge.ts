@@ -8,7 +8,7 @@
 //     -> serveEngine's message listener                        serve.ts, in the Worker
 //          awaits the wasm module instantiated by worker.ts (init() of web/src/engine/pkg/)
 //     -> handlers[verb](engine, ...args)                       serve.ts
-//     -> version() / wire_bytes_of_full_mss_frame()            pkg/sendpath_wasm.js (wasm-bindgen glue)
+//     -> version() / run(json)                                 pkg/sendpath_wasm.js (wasm-bindgen glue)
 //     -> #[wasm_bindgen] fn in engine/wasm/src/lib.rs          Rust, compiled to wasm32
 //     -> sendpath_core                                         engine/core, the simulation
 //   and back: the result is posted as { kind: 'answer', id, ok, result | error }, and the

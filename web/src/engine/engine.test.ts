@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 
 import { EngineBridge, EngineError, type WorkerLike } from './bridge';
-import { initSync, version, wire_bytes_of_full_mss_frame } from './pkg/sendpath_wasm';
+import { defaultScenario } from '../model/scenarios';
+import type { RunRequest } from './generated/RunRequest';
+import { initSync, run, version } from './pkg/sendpath_wasm';
 import { serveEngine, type Endpoint, type EngineModule } from './serve';
 
 const cargoToml = readFileSync(new URL('../../../engine/Cargo.toml', import.meta.url), 'utf8');
@@ -16,7 +18,13 @@ const workspaceVersion = /\[workspace\.package\][^[]*?version\s*=\s*"([^"]+)"/.e
 function loadWasm(): Promise<EngineModule> {
   const bytes = readFileSync(new URL('./pkg/sendpath_wasm_bg.wasm', import.meta.url));
   initSync({ module: bytes });
-  return Promise.resolve({ version, wire_bytes_of_full_mss_frame });
+  return Promise.resolve({ version, run });
+}
+
+const scenario = defaultScenario();
+
+function request(source = scenario.source): RunRequest {
+  return { source, file: scenario.path, variant: null, sets: [] };
 }
 
 const channels: MessageChannel[] = [];
@@ -51,9 +59,25 @@ describe('the engine behind the bridge', () => {
     await expect(bridge.call('version')).resolves.toBe(workspaceVersion);
   });
 
-  test('computes the wire bytes of a full-MSS segment in wasm: 1538', async () => {
+  test('runs the default scenario in wasm, the same way twice', async () => {
     const { bridge } = connect(loadWasm);
-    await expect(bridge.call('wireBytesOfFullMssFrame')).resolves.toBe(1538);
+    const first = await bridge.call('run', request());
+    const kernel = /^kernel\s*=\s*"([^"]+)"/m.exec(scenario.source)?.[1];
+    expect(first.kernel).toBe(kernel);
+    expect(first.events).toBeGreaterThan(0);
+    expect(first.elapsed_s).toBeGreaterThan(0);
+    expect(first.apps.length).toBeGreaterThan(0);
+    await expect(bridge.call('run', request())).resolves.toEqual(first);
+  });
+
+  test('rejects a scenario with a misspelt key, naming the file and the key', async () => {
+    const { bridge } = connect(loadWasm);
+    const bad = `${scenario.source}\n[sysctl]\n"net.ipv4.tcp_autocorkin" = 1\n`;
+    const call = bridge.call('run', request(bad));
+    await expect(call).rejects.toThrow(EngineError);
+    await expect(call).rejects.toThrow(
+      `${scenario.path}: net.ipv4.tcp_autocorkin: unknown key; did you mean "net.ipv4.tcp_autocorking"?`,
+    );
   });
 
   test('answers calls made before the engine finished loading, in order', async () => {
@@ -63,9 +87,11 @@ describe('the engine behind the bridge', () => {
       await gate;
       return loadWasm();
     });
-    const calls = [bridge.call('wireBytesOfFullMssFrame'), bridge.call('version')];
+    const calls = [bridge.call('version'), bridge.call('run', request())];
     finishLoading();
-    await expect(Promise.all(calls)).resolves.toEqual([1538, workspaceVersion]);
+    const [v, result] = await Promise.all(calls);
+    expect(v).toBe(workspaceVersion);
+    expect(result).toMatchObject({ events: expect.any(Number) });
   });
 
   test('rejects a call to an unknown verb with an EngineError naming it', async () => {

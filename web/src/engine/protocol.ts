@@ -1,6 +1,9 @@
 // The message protocol between the engine bridge (main thread) and the engine worker.
 // Types only: both sides import it, neither imports the other. See bridge.ts for the call chain.
 
+import type { RunRequest } from './generated/RunRequest';
+import type { RunResult } from './generated/RunResult';
+
 /**
  * Every verb the engine answers: its arguments and its result. Results are plain data
  * (structured-clone safe); types of engine values come from Rust (./generated/).
@@ -9,10 +12,10 @@ export interface Verbs {
   /** The engine's version, the Cargo workspace version of engine/. */
   version: { args: []; result: string };
   /**
-   * Bytes one full-MSS TCP segment (1448 payload, timestamps on) occupies on an Ethernet
-   * wire, computed by sendpath_core. The first slice's proof that the wasm engine runs.
+   * Runs one scenario file to its end (sendpath_core::run_source). Rejects with the engine's
+   * message, which names the file and the key, when the scenario is invalid.
    */
-  wireBytesOfFullMssFrame: { args: []; result: number };
+  run: { args: [request: RunRequest]; result: RunResult };
 }
 
 export type Verb = keyof Verbs;

@@ -2,11 +2,12 @@
 // worker.ts wires it to the Worker's global scope; the unit tests wire it to a MessagePort.
 // See bridge.ts for the whole call chain.
 
+import type { RunResult } from './generated/RunResult';
 import type * as Wasm from './pkg/sendpath_wasm';
 import type { Request, Verb, Verbs, WorkerMessage } from './protocol';
 
 /** The wasm exports the protocol uses (the functions of engine/wasm/src/lib.rs). */
-export type EngineModule = Pick<typeof Wasm, 'version' | 'wire_bytes_of_full_mss_frame'>;
+export type EngineModule = Pick<typeof Wasm, 'version' | 'run'>;
 
 /** Where requests arrive and answers go: the worker's global scope, or a MessagePort. */
 export interface Endpoint {
@@ -20,7 +21,8 @@ type Handlers = {
 
 const handlers: Handlers = {
   version: (engine) => engine.version(),
-  wireBytesOfFullMssFrame: (engine) => engine.wire_bytes_of_full_mss_frame(),
+  // JSON both ways: the request and the result are serde types with generated TS types.
+  run: (engine, request) => JSON.parse(engine.run(JSON.stringify(request))) as RunResult,
 };
 
 function isRequest(data: unknown): data is Request {
