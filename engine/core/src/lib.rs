@@ -9,6 +9,7 @@
 //! a variant and `--set` overrides, runs it and returns the [`RunResult`] and the event stream.
 
 pub mod app;
+pub mod cpu;
 pub mod dev;
 pub mod dynamic_queue_limits;
 pub mod keys;

@@ -175,6 +175,17 @@ impl Qdisc {
         }
     }
 
+    /// Packets waiting in the requeue slot (`q->gso_skb`); `dequeue_skb` takes them one at a
+    /// time, without bulking or validating again.
+    pub fn requeued_len(&self) -> u32 {
+        match self {
+            Qdisc::Noqueue => 0,
+            Qdisc::PfifoFast(q) => q.requeued_len(),
+            Qdisc::Fq(q) => q.requeued_len(),
+            Qdisc::FqCodel(q) => q.requeued_len(),
+        }
+    }
+
     /// Packets (skbs) queued.
     pub fn qlen(&self) -> u32 {
         match self {

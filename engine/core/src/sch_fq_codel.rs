@@ -494,6 +494,11 @@ impl FqCodel {
         }
     }
 
+    /// Packets in the requeue slot.
+    pub fn requeued_len(&self) -> u32 {
+        self.gso_skb.len()
+    }
+
     /// `dev_requeue_skb`.
     pub fn requeue(&mut self, pkt: Packet) {
         self.gso_skb.push(pkt, &mut self.stats);

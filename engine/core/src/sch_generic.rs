@@ -158,6 +158,11 @@ impl PfifoFast {
         Dequeue::Empty
     }
 
+    /// Packets in the requeue slot.
+    pub fn requeued_len(&self) -> u32 {
+        self.gso_skb.len()
+    }
+
     /// `dev_requeue_skb`: the driver refused `pkt`; it leaves first next time.
     pub fn requeue(&mut self, pkt: Packet) {
         self.gso_skb.push(pkt, &mut self.stats);

@@ -227,8 +227,18 @@ pub enum Ev {
     },
     /// `netif_tx_stop_queue` (ring full: `gate` RingFull) or BQL `STACK_XOFF` (`gate` Bql).
     QueueStop { gate: Gate },
-    /// The TX queue was woken (`netif_tx_wake_queue` / `netif_schedule_queue`).
-    QueueWake,
+    /// The TX queue was woken: BQL has room again (`gate` Bql, `netdev_tx_completed_queue`
+    /// cleared `STACK_XOFF`) or the driver freed descriptors (`gate` RingFull,
+    /// `netif_tx_wake_queue`).
+    QueueWake { gate: Gate },
+    /// `__dev_xmit_skb`: the qdisc was empty and `TCQ_F_CAN_BYPASS`, so `pkt` went straight
+    /// to `sch_direct_xmit` without being enqueued.
+    QdiscBypass { pkt: u64 },
+    /// `validate_xmit_skb`: software GSO (TSO off) split `pkt` into `segs` packets.
+    GsoSegment { pkt: u64, segs: u64 },
+    /// `dev_requeue_skb`: the driver refused `pkt` (`NETDEV_TX_BUSY` or the queue stopped
+    /// mid-bulk); it goes back to the qdisc and leaves first.
+    Requeue { pkt: u64 },
     /// Frame(s) of `pkt` start serialization; the last bit leaves at `end_ns`.
     WireTx {
         pkt: u64,
@@ -331,7 +341,10 @@ impl Ev {
             Ev::QdiscThrottle { .. } => "qdisc_throttle",
             Ev::RingPost { .. } => "ring_post",
             Ev::QueueStop { .. } => "queue_stop",
-            Ev::QueueWake => "queue_wake",
+            Ev::QueueWake { .. } => "queue_wake",
+            Ev::QdiscBypass { .. } => "qdisc_bypass",
+            Ev::GsoSegment { .. } => "gso_segment",
+            Ev::Requeue { .. } => "requeue",
             Ev::WireTx { .. } => "wire_tx",
             Ev::WireRx { .. } => "wire_rx",
             Ev::TxCompletion { .. } => "tx_completion",
@@ -491,7 +504,10 @@ impl Ev {
                 ("bql_limit", bql_limit),
             ],
             QueueStop { gate } => vec![("gate", gate as u64)],
-            QueueWake => vec![],
+            QueueWake { gate } => vec![("gate", gate as u64)],
+            QdiscBypass { pkt } => vec![("pkt", pkt)],
+            GsoSegment { pkt, segs } => vec![("pkt", pkt), ("segs", segs)],
+            Requeue { pkt } => vec![("pkt", pkt)],
             WireTx {
                 pkt,
                 wire_bytes,
@@ -666,7 +682,22 @@ impl Ev {
                 Gate::Bql => write!(s, "TX queue stopped by BQL (__QUEUE_STATE_STACK_XOFF)"),
                 _ => write!(s, "TX queue stopped: ring full (__QUEUE_STATE_DRV_XOFF)"),
             },
-            QueueWake => write!(s, "TX queue woken"),
+            QueueWake { gate } => match gate {
+                Gate::Bql => write!(s, "TX queue woken: BQL has room again (STACK_XOFF cleared)"),
+                _ => write!(s, "TX queue woken: the driver freed TX descriptors"),
+            },
+            QdiscBypass { pkt } => write!(
+                s,
+                "packet #{pkt} bypassed the empty qdisc (TCQ_F_CAN_BYPASS) straight to the driver"
+            ),
+            GsoSegment { pkt, segs } => write!(
+                s,
+                "packet #{pkt} segmented in software (TSO off) into {segs} packets"
+            ),
+            Requeue { pkt } => write!(
+                s,
+                "packet #{pkt} refused by the driver, requeued at the head of the qdisc"
+            ),
             WireTx { pkt, wire_bytes, segs, end_ns } => write!(
                 s,
                 "packet #{pkt} on the wire: {segs} frame{}, {wire_bytes} B incl. framing, last bit at {end_ns} ns",
@@ -813,7 +844,7 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "queue_wake",
         func: "netif_tx_wake_queue",
-        fields: &[],
+        fields: &["gate"],
     },
     KindInfo {
         name: "wire_tx",
@@ -896,6 +927,21 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "drop",
         func: "kfree_skb",
+        fields: &["pkt"],
+    },
+    KindInfo {
+        name: "qdisc_bypass",
+        func: "__dev_xmit_skb",
+        fields: &["pkt"],
+    },
+    KindInfo {
+        name: "gso_segment",
+        func: "validate_xmit_skb",
+        fields: &["pkt", "segs"],
+    },
+    KindInfo {
+        name: "requeue",
+        func: "dev_requeue_skb",
         fields: &["pkt"],
     },
 ];
@@ -1025,7 +1071,10 @@ mod tests {
                 len: 6,
                 truesize: 7,
             },
-            Ev::QueueWake,
+            Ev::QueueWake { gate: Gate::Bql },
+            Ev::QdiscBypass { pkt: 1 },
+            Ev::GsoSegment { pkt: 1, segs: 2 },
+            Ev::Requeue { pkt: 1 },
             Ev::AckRcvd {
                 ack: 1,
                 acked: 2,
@@ -1072,7 +1121,7 @@ mod tests {
     #[test]
     fn a_disabled_trace_records_nothing() {
         let mut t = Trace::new(false, 10);
-        t.emit(1, 0, 0, || Ev::QueueWake);
+        t.emit(1, 0, 0, || Ev::QueueWake { gate: Gate::Bql });
         assert!(t.records.is_empty());
     }
 }
