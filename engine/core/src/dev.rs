@@ -104,7 +104,7 @@ impl DevOut {
     }
 }
 
-/// Device configuration, from the scenario (`ip link`, `tc`, `ethtool`, sysctls).
+/// Device configuration, from the scenario (`ip link`, `tc`, `ethtool`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DevConfig {
     /// Loopback (`lo`): noqueue, no wire, the skb is orphaned on transmit.
@@ -121,6 +121,51 @@ pub struct DevConfig {
     /// (`validate_xmit_skb`); with GSO off too, TCP builds single-segment skbs itself.
     pub tso: bool,
     pub gso: bool,
+}
+
+impl DevConfig {
+    /// An Ethernet NIC with mlx5e's defaults: 1024 TX descriptors, tx-usecs 16, tx-frames 32,
+    /// TSO and GSO on.
+    pub fn ethernet(rate_bps: u64) -> DevConfig {
+        DevConfig {
+            loopback: false,
+            rate_bps,
+            tx_ring: 1024,
+            tx_usecs: 16,
+            tx_frames: 32,
+            tso: true,
+            gso: true,
+        }
+    }
+
+    /// `lo`.
+    pub fn loopback() -> DevConfig {
+        DevConfig {
+            loopback: true,
+            ..DevConfig::ethernet(0)
+        }
+    }
+
+    /// Checks the ranges `ethtool` enforces; the error names the setting.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.loopback {
+            return Ok(());
+        }
+        if self.rate_bps == 0 {
+            return Err("link rate must be at least 1 bit/s".into());
+        }
+        if self.tx_ring == 0 {
+            return Err("ethtool -G tx: the TX ring needs at least 1 descriptor".into());
+        }
+        Ok(())
+    }
+}
+
+/// Kernel and driver parameters of the device that are not `ethtool` settings. Defaults:
+/// BQL on, HZ 1000, `dev_tx_weight` 64, wake at 2 free descriptors; the world sets `hz` from
+/// the kernel profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DevParams {
     /// The driver uses Byte Queue Limits (`CONFIG_BQL`, 3.3+, and driver support).
     pub bql: bool,
     /// Kernel HZ: BQL's `slack_hold_time` is HZ jiffies (one second).
@@ -133,49 +178,25 @@ pub struct DevConfig {
     pub tx_wake_thresh: u32,
 }
 
-impl DevConfig {
-    /// An Ethernet NIC with mlx5e's defaults: 1024 TX descriptors, tx-usecs 16, tx-frames 32,
-    /// TSO and GSO on, BQL on; HZ 1000, `dev_tx_weight` 64.
-    pub fn ethernet(rate_bps: u64) -> DevConfig {
-        DevConfig {
-            loopback: false,
-            rate_bps,
-            tx_ring: 1024,
-            tx_usecs: 16,
-            tx_frames: 32,
-            tso: true,
-            gso: true,
+impl Default for DevParams {
+    fn default() -> Self {
+        DevParams {
             bql: true,
             hz: 1000,
             dev_tx_weight: 64,
             tx_wake_thresh: 2,
         }
     }
+}
 
-    /// `lo`.
-    pub fn loopback() -> DevConfig {
-        DevConfig {
-            loopback: true,
-            bql: false,
-            ..DevConfig::ethernet(0)
-        }
-    }
-
-    /// Checks the ranges `ethtool` and the kernel enforce; the error names the setting.
-    pub fn validate(&self) -> Result<(), String> {
-        if self.loopback {
-            return Ok(());
-        }
-        if self.rate_bps == 0 {
-            return Err("link rate must be at least 1 bit/s".into());
-        }
-        if self.tx_ring == 0 {
-            return Err("ethtool -G tx: the TX ring needs at least 1 descriptor".into());
-        }
-        if self.tx_wake_thresh == 0 || self.tx_wake_thresh > self.tx_ring {
+impl DevParams {
+    /// The ranges the kernel enforces; the error names the setting.
+    pub fn validate(&self, tx_ring: u32) -> Result<(), String> {
+        if self.tx_wake_thresh == 0 || self.tx_wake_thresh > tx_ring.max(1) {
             return Err(format!(
                 "TX wake threshold {} out of range 1..={}",
-                self.tx_wake_thresh, self.tx_ring
+                self.tx_wake_thresh,
+                tx_ring.max(1)
             ));
         }
         if self.dev_tx_weight == 0 {
@@ -257,6 +278,8 @@ struct TxSlot {
 #[derive(Clone, Debug)]
 pub struct NetDevice {
     pub cfg: DevConfig,
+    /// Kernel/driver parameters; set with [`NetDevice::with_params`].
+    pub params: DevParams,
     pub host: u16,
     pub qdisc: Qdisc,
     /// The CPU cost table (the world sets it from the host's `Cpu`).
@@ -293,15 +316,21 @@ const SEG_ID_BASE: u64 = 1 << 63;
 
 impl NetDevice {
     pub fn new(host: u16, cfg: DevConfig, qdisc: Qdisc) -> NetDevice {
-        if let Err(e) = cfg.validate() {
+        Self::with_params(host, cfg, DevParams::default(), qdisc)
+    }
+
+    /// A device with explicit kernel/driver parameters (HZ, BQL, `dev_tx_weight`).
+    pub fn with_params(host: u16, cfg: DevConfig, params: DevParams, qdisc: Qdisc) -> NetDevice {
+        if let Err(e) = cfg.validate().and_then(|_| params.validate(cfg.tx_ring)) {
             panic!("device of host {host}: {e}");
         }
         assert!(
             !cfg.loopback || matches!(qdisc, Qdisc::Noqueue),
             "loopback has no qdisc (noqueue)"
         );
-        let hz = cfg.hz as u64;
+        let hz = params.hz as u64;
         NetDevice {
+            params,
             host,
             qdisc,
             costs: CpuCosts::default(),
@@ -331,7 +360,7 @@ impl NetDevice {
     }
 
     fn jiffies(&self, now_ns: u64) -> u64 {
-        ((now_ns as u128 * self.cfg.hz as u128) / 1_000_000_000) as u64
+        ((now_ns as u128 * self.params.hz as u128) / 1_000_000_000) as u64
     }
 
     /// `netif_xmit_frozen_or_stopped`: `DRV_XOFF` or `STACK_XOFF`.
@@ -486,7 +515,7 @@ impl NetDevice {
     /// `__qdisc_run`: `qdisc_restart` until the qdisc is empty, throttled or the queue
     /// stopped; after `dev_tx_weight` packets, yield to a later NET_TX softirq.
     fn qdisc_run(&mut self, now_ns: u64, out: &mut DevOut, trace: &mut Trace) {
-        let mut quota = self.cfg.dev_tx_weight as i64;
+        let mut quota = self.params.dev_tx_weight as i64;
         let mut list = std::mem::take(&mut self.bulk);
         loop {
             list.clear();
@@ -529,7 +558,7 @@ impl NetDevice {
         let Some(first) = first else {
             return (0, false);
         };
-        let mut bytelimit = if self.cfg.bql && !requeued {
+        let mut bytelimit = if self.params.bql && !requeued {
             // qdisc_avail_bulklimit(txq) - skb->len
             self.dql.dql_avail() as i64 - first.len as i64
         } else {
@@ -751,7 +780,7 @@ impl NetDevice {
 
         // __netdev_tx_sent_queue: with xmit_more only count; the last skb of a batch checks.
         let mut doorbell = !xmit_more;
-        if self.cfg.bql {
+        if self.params.bql {
             self.dql.dql_queued(bql_bytes);
             if !xmit_more && self.dql.dql_avail() < 0 {
                 // netdev_tx_sent_queue: set STACK_XOFF (the re-check after the barrier finds
@@ -915,7 +944,7 @@ impl NetDevice {
 
         // netdev_tx_completed_queue(txq, pkts, bytes)
         let mut wake = false;
-        if self.cfg.bql && bytes > 0 {
+        if self.params.bql && bytes > 0 {
             let j = self.jiffies(now_ns);
             self.dql.dql_completed(bytes as u32, j);
             self.stats.bql_limit_max = self.stats.bql_limit_max.max(self.dql.limit as u64);
@@ -936,7 +965,7 @@ impl NetDevice {
         });
         // The driver wakes a queue it stopped for lack of descriptors.
         let free = self.cfg.tx_ring - self.ring.len() as u32;
-        if self.drv_xoff && free >= self.cfg.tx_wake_thresh {
+        if self.drv_xoff && free >= self.params.tx_wake_thresh {
             self.drv_xoff = false;
             self.stats.tx_queue_wake += 1;
             trace.emit(now_ns, self.host, NO_SOCK, || Ev::QueueWake {

@@ -55,9 +55,9 @@ struct Sim {
 }
 
 impl Sim {
-    fn new(cfg: DevConfig, qdisc: Qdisc) -> Sim {
+    fn new((cfg, params): (DevConfig, DevParams), qdisc: Qdisc) -> Sim {
         Sim {
-            dev: NetDevice::new(0, cfg, qdisc),
+            dev: NetDevice::with_params(0, cfg, params, qdisc),
             timers: BTreeMap::new(),
             seq: 0,
             out: DevOut::default(),
@@ -117,11 +117,22 @@ impl Sim {
     }
 }
 
-fn nic(f: impl FnOnce(&mut DevConfig)) -> DevConfig {
-    let mut c = DevConfig::ethernet(10_000_000_000);
-    c.bql = false;
-    f(&mut c);
-    c
+/// A 10 Gbit/s NIC, BQL off unless the test turns it on.
+struct Nic {
+    c: DevConfig,
+    p: DevParams,
+}
+
+fn nic(f: impl FnOnce(&mut Nic)) -> (DevConfig, DevParams) {
+    let mut n = Nic {
+        c: DevConfig::ethernet(10_000_000_000),
+        p: DevParams {
+            bql: false,
+            ..DevParams::default()
+        },
+    };
+    f(&mut n);
+    (n.c, n.p)
 }
 
 fn pfifo() -> Qdisc {
@@ -154,8 +165,8 @@ fn wire_time_of_a_full_mss_frame_at_10_gbit_is_1538_bytes_times_8_over_the_rate(
 fn a_tx_completion_with_tx_frames_n_frees_n_descriptors_at_once() {
     let mut s = Sim::new(
         nic(|c| {
-            c.tx_usecs = 1000;
-            c.tx_frames = 4;
+            c.c.tx_usecs = 1000;
+            c.c.tx_frames = 4;
         }),
         pfifo(),
     );
@@ -196,8 +207,8 @@ fn a_tx_completion_with_tx_frames_n_frees_n_descriptors_at_once() {
 fn tx_usecs_delays_completion() {
     let mut s = Sim::new(
         nic(|c| {
-            c.tx_usecs = 50;
-            c.tx_frames = 0;
+            c.c.tx_usecs = 50;
+            c.c.tx_frames = 0;
         }),
         pfifo(),
     );
@@ -209,8 +220,8 @@ fn tx_usecs_delays_completion() {
     // tx-usecs 0 and tx-frames 0: an interrupt per completion, at once.
     let mut s = Sim::new(
         nic(|c| {
-            c.tx_usecs = 0;
-            c.tx_frames = 0;
+            c.c.tx_usecs = 0;
+            c.c.tx_frames = 0;
         }),
         pfifo(),
     );
@@ -223,9 +234,9 @@ fn tx_usecs_delays_completion() {
 fn ring_full_stops_the_queue_and_a_completion_wakes_it() {
     let mut s = Sim::new(
         nic(|c| {
-            c.tx_ring = 4;
-            c.tx_usecs = 0;
-            c.tx_frames = 0;
+            c.c.tx_ring = 4;
+            c.c.tx_usecs = 0;
+            c.c.tx_frames = 0;
         }),
         pfifo(),
     );
@@ -271,9 +282,9 @@ fn software_gso_splits_a_10_segment_skb_into_10_packets_whose_completions_each_r
 ) {
     let mut s = Sim::new(
         nic(|c| {
-            c.tso = false;
-            c.tx_usecs = 0;
-            c.tx_frames = 0;
+            c.c.tso = false;
+            c.c.tx_usecs = 0;
+            c.c.tx_frames = 0;
         }),
         pfifo(),
     );
@@ -321,9 +332,9 @@ fn software_gso_splits_a_10_segment_skb_into_10_packets_whose_completions_each_r
 fn bql_stops_the_queue_when_over_its_limit_and_the_completion_grows_the_limit_and_wakes_it() {
     let mut s = Sim::new(
         nic(|c| {
-            c.bql = true;
-            c.tx_usecs = 0;
-            c.tx_frames = 0;
+            c.p.bql = true;
+            c.c.tx_usecs = 0;
+            c.c.tx_frames = 0;
         }),
         pfifo(),
     );
@@ -359,7 +370,7 @@ fn bql_stops_the_queue_when_over_its_limit_and_the_completion_grows_the_limit_an
 fn bql_lets_a_bulk_dequeue_take_several_packets_while_dql_avail_lasts() {
     let mut s = Sim::new(
         nic(|c| {
-            c.bql = true;
+            c.p.bql = true;
         }),
         pfifo(),
     );
@@ -395,7 +406,7 @@ fn bql_lets_a_bulk_dequeue_take_several_packets_while_dql_avail_lasts() {
 fn the_dev_tx_weight_quota_yields_to_a_net_tx_softirq() {
     let mut cfg = FqConfig::for_kernel(6, 6, 1514, 1000);
     cfg.initial_quantum = 100 * 1514;
-    let mut s = Sim::new(nic(|c| c.dev_tx_weight = 4), Qdisc::Fq(Fq::new(cfg)));
+    let mut s = Sim::new(nic(|c| c.p.dev_tx_weight = 4), Qdisc::Fq(Fq::new(cfg)));
     for i in 0..10 {
         let mut p = data(i, MSS, 1);
         p.tstamp_ns = 5_000; // EDT: all due at 5 µs
@@ -437,7 +448,8 @@ fn fq_on_the_device_paces_by_arming_the_qdisc_watchdog() {
 #[test]
 fn fq_reports_the_socket_it_paces() {
     let cfg = FqConfig::for_kernel(6, 18, 1514, 1000);
-    let mut d = NetDevice::new(0, nic(|_| {}), Qdisc::Fq(Fq::new(cfg)));
+    let (dc, dp) = nic(|_| {});
+    let mut d = NetDevice::with_params(0, dc, dp, Qdisc::Fq(Fq::new(cfg)));
     let (mut out, mut tr) = (DevOut::default(), Trace::new(false, 0));
     d.dev_queue_xmit(data(1, MSS, 1), 0, &mut out, &mut tr);
     assert_eq!(out.sk_pacing_fq, vec![3]);
@@ -448,7 +460,10 @@ fn fq_reports_the_socket_it_paces() {
 
 #[test]
 fn loopback_orphans_the_skb_at_once_and_delivers_it_to_the_same_host() {
-    let mut s = Sim::new(DevConfig::loopback(), Qdisc::Noqueue);
+    let mut s = Sim::new(
+        (DevConfig::loopback(), DevParams::default()),
+        Qdisc::Noqueue,
+    );
     s.xmit(data(1, 60_000, 1), 100);
     assert_eq!(s.completed.len(), 1);
     assert_eq!(s.completed[0].0, 100);
@@ -490,8 +505,8 @@ fn an_empty_pfifo_fast_is_bypassed_and_counts_the_packet_as_sent() {
 fn a_stopped_noqueue_device_drops() {
     let mut s = Sim::new(
         nic(|c| {
-            c.tx_ring = 1;
-            c.tx_wake_thresh = 1;
+            c.c.tx_ring = 1;
+            c.p.tx_wake_thresh = 1;
         }),
         Qdisc::Noqueue,
     );
@@ -504,7 +519,8 @@ fn a_stopped_noqueue_device_drops() {
 #[test]
 fn the_device_reports_the_cpu_time_of_its_work() {
     let c = CpuCosts::MEASURED_6_18_VM;
-    let mut d = NetDevice::new(0, nic(|c| c.tso = false), pfifo());
+    let (dc, dp) = nic(|c| c.c.tso = false);
+    let mut d = NetDevice::with_params(0, dc, dp, pfifo());
     let (mut out, mut tr) = (DevOut::default(), Trace::new(false, 0));
     // A 3-segment skb with TSO off: dev + qdisc + GSO of 3 segments + 3 descriptors, one
     // doorbell (the last of the bulk).
