@@ -246,6 +246,14 @@ pub struct TcpSock {
     pub icsk_pending: IcskPending,
     /// Absolute expiry of the retransmit-family timer, ns.
     pub icsk_timeout_ns: u64,
+    /// Time of the `WriteTimer` event currently queued for this socket, if any. Timers are
+    /// lazy: re-arming later keeps the queued event, which re-queues itself when it fires
+    /// early (what `mod_timer` achieves without touching the queue).
+    pub write_timer_queued_ns: Option<u64>,
+    /// Time of the `Delack` event currently queued, if any (same scheme).
+    pub delack_queued_ns: Option<u64>,
+    /// When the SYN (or SYN-ACK) left: the handshake's RTT sample.
+    pub syn_sent_ns: u64,
     pub icsk_backoff: u32,
     pub icsk_probes_out: u32,
     /// Jiffies of the last data sent (`lsndtime`).

@@ -61,7 +61,7 @@ pub fn tcp_connect(w: &mut World, sk: SockId) {
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
     tp.state = TcpState::SynSent;
-    tp.icsk_timeout_ns = now;
+    tp.syn_sent_ns = now;
     let host = tp.host;
     let syn = syn_packet(tp, pkt_id, now, tcp_flags::SYN);
     tp.write_seq = 1;
@@ -115,7 +115,7 @@ fn tcp_rcv_synrecv(w: &mut World, sk: SockId, pkt: &Packet) {
         tp.rcv_nxt = 1;
         tp.rcv_wup = 1;
         tp.copied_seq = 1;
-        tp.icsk_timeout_ns = now; // SYN-ACK send time, for the first RTT sample
+        tp.syn_sent_ns = now; // SYN-ACK send time, for the first RTT sample
         let host = tp.host;
         let synack = syn_packet(tp, pkt_id, now, tcp_flags::SYN | tcp_flags::ACK);
         tp.write_seq = 1;
@@ -129,7 +129,7 @@ fn tcp_rcv_synrecv(w: &mut World, sk: SockId, pkt: &Packet) {
         // The third segment of the handshake: the child socket is established.
         let now = w.now_ns;
         let tp = &mut w.socks[sk as usize];
-        let rtt_us = (now - tp.icsk_timeout_ns) / 1000;
+        let rtt_us = (now - tp.syn_sent_ns) / 1000;
         tp.snd_una = 1;
         tp.snd_wnd = pkt.window as u64 * (1 << tp.snd_wscale);
         tp.snd_wl1 = pkt.seq;
@@ -150,7 +150,7 @@ fn tcp_rcv_synsent_state_process(w: &mut World, sk: SockId, pkt: &Packet) {
     }
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
-    let rtt_us = ((now - tp.icsk_timeout_ns) / 1000).max(1); // tcp_connect noted the SYN's time
+    let rtt_us = ((now - tp.syn_sent_ns) / 1000).max(1); // tcp_connect noted the SYN's time
     tp.snd_una = 1;
     tp.rcv_nxt = 1;
     tp.rcv_wup = 1;
@@ -706,29 +706,23 @@ pub fn tcp_set_rto(tp: &mut TcpSock) {
 pub fn tcp_update_pacing_rate(tp: &mut TcpSock, hz: u64) {
     let mss = tp.mss_cache as u64;
     let segs = tp.snd_cwnd.max(tp.packets_out) as u64;
-    let rate: u128 = if tp.profile.pacing_ratios {
+    // u64 is enough: mss (< 2^17) * 8e5 (< 2^20) * ratio (< 2^10) * segs (< 2^17 for any
+    // window a run reaches); saturating keeps an absurd cwnd from wrapping.
+    let rate = if tp.profile.pacing_ratios {
         let ratio = if tp.snd_cwnd < tp.snd_ssthresh / 2 {
             tp.net.sysctl.tcp_pacing_ss_ratio
         } else {
             tp.net.sysctl.tcp_pacing_ca_ratio
         };
-        let r = mss as u128 * ((1_000_000 / 100) << 3) * ratio as u128 * segs as u128;
-        if tp.srtt_us != 0 {
-            r / tp.srtt_us as u128
-        } else {
-            r
-        }
+        let r = (mss * ((1_000_000 / 100) << 3)).saturating_mul(ratio).saturating_mul(segs);
+        r.checked_div(tp.srtt_us).unwrap_or(r)
     } else if tp.profile.kernel.at_least(3, 15) {
-        let r = mss as u128 * 2 * (1_000_000u128 << 3) * segs as u128;
-        if tp.srtt_us != 0 {
-            r / tp.srtt_us as u128
-        } else {
-            r
-        }
+        let r = (mss * 2 * (1_000_000 << 3)).saturating_mul(segs);
+        r.checked_div(tp.srtt_us).unwrap_or(r)
     } else {
-        // srtt in jiffies << 3, at least one jiffy.
-        let srtt_j8 = ((tp.srtt_us as u128 * hz as u128).div_ceil(1_000_000)).max(8);
-        let r = mss as u128 * 2 * ((hz as u128) << 3) * segs as u128;
+        // srtt in jiffies << 3, at least one jiffy; no division below 10 (1.25 jiffies).
+        let srtt_j8 = (tp.srtt_us * hz).div_ceil(1_000_000).max(8);
+        let r = (mss * 2 * (hz << 3)).saturating_mul(segs);
         if srtt_j8 > 8 + 2 {
             r / srtt_j8
         } else {
@@ -736,5 +730,5 @@ pub fn tcp_update_pacing_rate(tp: &mut TcpSock, hz: u64) {
         }
     };
     let cap = tp.sk_max_pacing_rate.min(tp.profile.pacing_unlimited());
-    tp.sk_pacing_rate = (rate.min(cap as u128)) as u64;
+    tp.sk_pacing_rate = rate.min(cap);
 }

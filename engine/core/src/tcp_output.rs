@@ -980,7 +980,11 @@ pub fn tcp_send_delayed_ack(w: &mut World, sk: SockId) {
         quick,
         pingpong,
     });
-    w.schedule(t, Event::Delack(sk));
+    let tp = &mut w.socks[sk as usize];
+    if tp.delack_queued_ns.is_none_or(|q| t < q) {
+        tp.delack_queued_ns = Some(t);
+        w.schedule(t, Event::Delack(sk));
+    }
 }
 
 /// `tcp_select_window`: the window to advertise, never shrinking what was offered

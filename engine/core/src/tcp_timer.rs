@@ -29,13 +29,18 @@ pub fn tcp_rearm_rto(w: &mut World, sk: SockId) {
     let rto = rto.min(TCP_RTO_MAX_MS * 1_000_000);
     let j = w.jiffies_at(now + rto) + 1;
     let t = w.jiffy_start_ns(j).max(now + 1);
+    w.socks[sk as usize].icsk_pending = IcskPending::Retrans;
+    arm_write_timer(w, sk, t);
+}
+
+/// Set the retransmit-family timer's expiry; queue an event only if none is queued earlier.
+fn arm_write_timer(w: &mut World, sk: SockId, t: u64) {
     let tp = &mut w.socks[sk as usize];
-    tp.icsk_pending = IcskPending::Retrans;
-    if tp.icsk_timeout_ns == t {
-        return;
-    }
     tp.icsk_timeout_ns = t;
-    w.schedule(t, Event::WriteTimer(sk));
+    if tp.write_timer_queued_ns.is_none_or(|q| t < q) {
+        tp.write_timer_queued_ns = Some(t);
+        w.schedule(t, Event::WriteTimer(sk));
+    }
 }
 
 /// `inet_csk_clear_xmit_timer(ICSK_TIME_RETRANS)`.
@@ -60,18 +65,25 @@ pub fn tcp_check_probe_timer(w: &mut World, sk: SockId) {
     let now = w.now_ns;
     let j = w.jiffies_at(now + when) + 1;
     let t = w.jiffy_start_ns(j).max(now + 1);
-    let tp = &mut w.socks[sk as usize];
-    tp.icsk_pending = IcskPending::Probe0;
-    tp.icsk_timeout_ns = t;
-    w.schedule(t, Event::WriteTimer(sk));
+    w.socks[sk as usize].icsk_pending = IcskPending::Probe0;
+    arm_write_timer(w, sk, t);
 }
 
 /// `tcp_write_timer` → `tcp_write_timer_handler`: RTO or PROBE0.
 pub fn tcp_write_timer(w: &mut World, sk: SockId) {
     let now = w.now_ns;
-    let tp = &w.socks[sk as usize];
-    if tp.icsk_pending == IcskPending::None || tp.icsk_timeout_ns != now {
-        return; // stale: the timer was re-armed or cleared
+    let tp = &mut w.socks[sk as usize];
+    if tp.write_timer_queued_ns != Some(now) {
+        return; // superseded by an event queued for an earlier expiry
+    }
+    tp.write_timer_queued_ns = None;
+    if tp.icsk_pending == IcskPending::None {
+        return; // cleared
+    }
+    if tp.icsk_timeout_ns > now {
+        let t = tp.icsk_timeout_ns;
+        arm_write_timer(w, sk, t); // re-armed later meanwhile: wait for the new expiry
+        return;
     }
     match tp.icsk_pending {
         IcskPending::Retrans => tcp_retransmit_timer(w, sk),
@@ -140,10 +152,21 @@ fn tcp_retransmit_timer(w: &mut World, sk: SockId) {
 pub fn tcp_delack_timer(w: &mut World, sk: SockId) {
     let now = w.now_ns;
     let hz = w.hz;
-    let tp = &w.socks[sk as usize];
-    if tp.icsk_ack.pending & ICSK_ACK_TIMER == 0 || w.jiffy_start_ns(tp.icsk_ack.timeout) != now {
-        return; // stale or cancelled (an ACK went out meanwhile)
+    let due = w.jiffy_start_ns(w.socks[sk as usize].icsk_ack.timeout);
+    let tp = &mut w.socks[sk as usize];
+    if tp.delack_queued_ns != Some(now) {
+        return; // superseded by an event queued for an earlier expiry
     }
+    tp.delack_queued_ns = None;
+    if tp.icsk_ack.pending & ICSK_ACK_TIMER == 0 {
+        return; // cancelled: an ACK went out meanwhile
+    }
+    if due > now {
+        tp.delack_queued_ns = Some(due);
+        w.schedule(due, Event::Delack(sk));
+        return;
+    }
+    let tp = &w.socks[sk as usize];
     let host = tp.host;
     let rto_j = tp.rto_ns * hz / 1_000_000_000;
     let tp = &mut w.socks[sk as usize];
