@@ -714,7 +714,9 @@ pub fn tcp_update_pacing_rate(tp: &mut TcpSock, hz: u64) {
         } else {
             tp.net.sysctl.tcp_pacing_ca_ratio
         };
-        let r = (mss * ((1_000_000 / 100) << 3)).saturating_mul(ratio).saturating_mul(segs);
+        let r = (mss * ((1_000_000 / 100) << 3))
+            .saturating_mul(ratio)
+            .saturating_mul(segs);
         r.checked_div(tp.srtt_us).unwrap_or(r)
     } else if tp.profile.kernel.at_least(3, 15) {
         let r = (mss * 2 * (1_000_000 << 3)).saturating_mul(segs);
