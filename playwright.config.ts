@@ -14,7 +14,8 @@ export default defineConfig({
   retries: 0,
   // Two cores are shared by several engineers: one browser at a time.
   workers: 1,
-  timeout: 30_000,
+  // The default scenario runs for seconds in wasm; a test that waits on it gets 90 s.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {

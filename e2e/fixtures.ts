@@ -25,9 +25,9 @@ export const ENGINE_DIR = fileURLToPath(new URL('../engine/', import.meta.url));
  */
 export function nativeRun(scenarioPath: string): RunResult {
   const file = fileURLToPath(new URL(`../${scenarioPath}`, import.meta.url));
-  const json = execFileSync(`${ENGINE_DIR}target/debug/sendpath`, ['run', file, '--json'], {
+  const json = execFileSync(`${ENGINE_DIR}target/release/sendpath`, ['run', file, '--json'], {
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: 120_000,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return JSON.parse(json) as RunResult;
@@ -72,9 +72,9 @@ export class SendpathPage {
     await expect(this.engineStatus).toHaveText('Engine ready');
   }
 
-  /** Waits for the default scenario's run to finish. */
+  /** Waits for the default scenario's run to finish (seconds of wasm work for millions of events). */
   async runFinished(): Promise<void> {
-    await expect(this.runStatus).toHaveText('Finished');
+    await expect(this.runStatus).toHaveText('Finished', { timeout: 60_000 });
   }
 
   /** The path of the scenario the page ran, as its heading shows it. */

@@ -1,12 +1,12 @@
 // Builds the native CLI the suite compares the page against (`nativeRun` in fixtures.ts), once,
-// before any test and outside the tests' time limits. Usually a no-op: `npm test` has just built
-// the engine's dependencies with `cargo test`.
+// before any test and outside the tests' time limits. Release profile: the default scenario
+// processes millions of events, which a debug build takes tens of seconds over.
 import { execFileSync } from 'node:child_process';
 
 import { ENGINE_DIR } from './fixtures';
 
 export default function globalSetup(): void {
-  execFileSync('cargo', ['build', '--quiet', '-p', 'sendpath-cli'], {
+  execFileSync('cargo', ['build', '--quiet', '--release', '-p', 'sendpath-cli'], {
     cwd: ENGINE_DIR,
     stdio: 'inherit',
     timeout: 600_000,

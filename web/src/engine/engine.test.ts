@@ -23,8 +23,8 @@ function loadWasm(): Promise<EngineModule> {
 
 const scenario = defaultScenario();
 
-function request(source = scenario.source): RunRequest {
-  return { source, file: scenario.path, variant: null, sets: [] };
+function request(sets: string[] = []): RunRequest {
+  return { source: scenario.source, file: scenario.path, variant: null, sets };
 }
 
 const channels: MessageChannel[] = [];
@@ -59,21 +59,19 @@ describe('the engine behind the bridge', () => {
     await expect(bridge.call('version')).resolves.toBe(workspaceVersion);
   });
 
-  test('runs the default scenario in wasm, the same way twice', async () => {
+  test('runs the default scenario in wasm', { timeout: 60_000 }, async () => {
     const { bridge } = connect(loadWasm);
-    const first = await bridge.call('run', request());
+    const result = await bridge.call('run', request());
     const kernel = /^kernel\s*=\s*"([^"]+)"/m.exec(scenario.source)?.[1];
-    expect(first.kernel).toBe(kernel);
-    expect(first.events).toBeGreaterThan(0);
-    expect(first.elapsed_s).toBeGreaterThan(0);
-    expect(first.apps.length).toBeGreaterThan(0);
-    await expect(bridge.call('run', request())).resolves.toEqual(first);
+    expect(result.kernel).toBe(kernel);
+    expect(result.events).toBeGreaterThan(0);
+    expect(result.elapsed_s).toBeGreaterThan(0);
+    expect(result.apps.length).toBeGreaterThan(0);
   });
 
-  test('rejects a scenario with a misspelt key, naming the file and the key', async () => {
+  test('rejects a run with a misspelt key, naming the file and the key', async () => {
     const { bridge } = connect(loadWasm);
-    const bad = `${scenario.source}\n[sysctl]\n"net.ipv4.tcp_autocorkin" = 1\n`;
-    const call = bridge.call('run', request(bad));
+    const call = bridge.call('run', request(['net.ipv4.tcp_autocorkin=1']));
     await expect(call).rejects.toThrow(EngineError);
     await expect(call).rejects.toThrow(
       `${scenario.path}: net.ipv4.tcp_autocorkin: unknown key; did you mean "net.ipv4.tcp_autocorking"?`,
@@ -87,11 +85,14 @@ describe('the engine behind the bridge', () => {
       await gate;
       return loadWasm();
     });
-    const calls = [bridge.call('version'), bridge.call('run', request())];
+    const answered: string[] = [];
+    const calls = [
+      bridge.call('run', request(['no.such.key=1'])).catch(() => answered.push('run')),
+      bridge.call('version').then(() => answered.push('version')),
+    ];
     finishLoading();
-    const [v, result] = await Promise.all(calls);
-    expect(v).toBe(workspaceVersion);
-    expect(result).toMatchObject({ events: expect.any(Number) });
+    await Promise.all(calls);
+    expect(answered).toEqual(['run', 'version']);
   });
 
   test('rejects a call to an unknown verb with an EngineError naming it', async () => {
