@@ -306,8 +306,8 @@ pub struct NetDevice {
     next_seg_id: u64,
     stats: NicStats,
     // Scratch buffers reused across calls (no allocation per packet in steady state).
-    bulk: Vec<Packet>,
-    validated: Vec<Packet>,
+    bulk: VecDeque<Packet>,
+    validated: VecDeque<Packet>,
     events: Vec<QdiscEvent>,
 }
 
@@ -352,15 +352,18 @@ impl NetDevice {
                 tx_ring_size: cfg.tx_ring as u64,
                 ..NicStats::default()
             },
-            bulk: Vec::new(),
-            validated: Vec::new(),
+            bulk: VecDeque::new(),
+            validated: VecDeque::new(),
             events: Vec::new(),
             cfg,
         }
     }
 
     fn jiffies(&self, now_ns: u64) -> u64 {
-        ((now_ns as u128 * self.params.hz as u128) / 1_000_000_000) as u64
+        match now_ns.checked_mul(self.params.hz as u64) {
+            Some(v) => v / 1_000_000_000,
+            None => ((now_ns as u128 * self.params.hz as u128) / 1_000_000_000) as u64,
+        }
     }
 
     /// `netif_xmit_frozen_or_stopped`: `DRV_XOFF` or `STACK_XOFF`.
@@ -419,7 +422,7 @@ impl NetDevice {
             }
             let mut list = std::mem::take(&mut self.bulk);
             list.clear();
-            list.push(pkt);
+            list.push_back(pkt);
             self.validate_and_xmit(&mut list, now_ns, out, trace, true);
             for p in list.drain(..) {
                 // The driver refused: a noqueue device cannot requeue, the skb is freed.
@@ -443,7 +446,7 @@ impl NetDevice {
             trace.emit(now_ns, self.host, sk, || Ev::QdiscBypass { pkt: id });
             let mut list = std::mem::take(&mut self.bulk);
             list.clear();
-            list.push(pkt);
+            list.push_back(pkt);
             let ok = self.sch_direct_xmit(&mut list, now_ns, out, trace, true);
             self.bulk = list;
             if ok {
@@ -545,7 +548,7 @@ impl NetDevice {
     /// stay under `dql_avail` (`try_bulk_dequeue_skb`). Returns (skbs, validate).
     fn dequeue_skb(
         &mut self,
-        list: &mut Vec<Packet>,
+        list: &mut VecDeque<Packet>,
         now_ns: u64,
         out: &mut DevOut,
         trace: &mut Trace,
@@ -564,13 +567,13 @@ impl NetDevice {
         } else {
             0
         };
-        list.push(first);
+        list.push_back(first);
         while bytelimit > 0 {
             let Some(p) = self.qdisc_dequeue_one(now_ns, out, trace) else {
                 break;
             };
             bytelimit -= p.len as i64; // covers GSO len
-            list.push(p);
+            list.push_back(p);
         }
         (list.len() as u32, !requeued)
     }
@@ -611,7 +614,7 @@ impl NetDevice {
     /// requeued (the run loop stops).
     fn sch_direct_xmit(
         &mut self,
-        list: &mut Vec<Packet>,
+        list: &mut VecDeque<Packet>,
         now_ns: u64,
         out: &mut DevOut,
         trace: &mut Trace,
@@ -634,7 +637,7 @@ impl NetDevice {
     /// transmitted.
     fn validate_and_xmit(
         &mut self,
-        list: &mut Vec<Packet>,
+        list: &mut VecDeque<Packet>,
         now_ns: u64,
         out: &mut DevOut,
         trace: &mut Trace,
@@ -647,7 +650,7 @@ impl NetDevice {
                 if p.gso_segs > 1 {
                     self.skb_gso_segment(p, &mut v, now_ns, out, trace);
                 } else {
-                    v.push(p);
+                    v.push_back(p);
                 }
             }
             std::mem::swap(list, &mut v);
@@ -666,7 +669,7 @@ impl NetDevice {
     fn skb_gso_segment(
         &mut self,
         p: Packet,
-        out_list: &mut Vec<Packet>,
+        out_list: &mut VecDeque<Packet>,
         now_ns: u64,
         out: &mut DevOut,
         trace: &mut Trace,
@@ -710,7 +713,7 @@ impl NetDevice {
                 s.truesize = ((p.truesize as u64 * seg_payload as u64) / payload as u64) as u32;
                 given_truesize += s.truesize;
             }
-            out_list.push(s);
+            out_list.push_back(s);
         }
     }
 
@@ -719,29 +722,22 @@ impl NetDevice {
     /// left. Leaves the untransmitted rest in `list`.
     fn dev_hard_start_xmit(
         &mut self,
-        list: &mut Vec<Packet>,
+        list: &mut VecDeque<Packet>,
         now_ns: u64,
         out: &mut DevOut,
         trace: &mut Trace,
     ) {
-        let n = list.len();
-        let mut sent = 0;
-        let mut it = std::mem::take(list).into_iter();
-        for p in it.by_ref() {
-            let more = sent + 1 < n;
-            match self.ndo_start_xmit(p, more, now_ns, out, trace) {
-                Ok(()) => sent += 1,
-                Err(p) => {
-                    list.push(p);
-                    break;
-                }
+        while let Some(p) = list.pop_front() {
+            let more = !list.is_empty();
+            if let Err(p) = self.ndo_start_xmit(p, more, now_ns, out, trace) {
+                list.push_front(p);
+                break;
             }
             // netif_tx_queue_stopped (DRV_XOFF only): the rest goes back to the qdisc.
-            if self.drv_xoff && sent < n {
+            if self.drv_xoff && !list.is_empty() {
                 break;
             }
         }
-        list.extend(it);
     }
 
     /// The driver's `ndo_start_xmit` (mlx5e/ixgbe shape): refuse with `NETDEV_TX_BUSY` when
@@ -834,7 +830,11 @@ impl NetDevice {
         let p = &self.ring[self.next_to_send].pkt;
         let start = now_ns.max(self.wire_free_ns);
         let wb = p.wire_bytes();
-        let dur = (wb as u128 * 8 * 1_000_000_000).div_ceil(self.cfg.rate_bps as u128) as u64;
+        // wire_bytes * 8 s / rate, rounded up; u64 unless the product could overflow.
+        let dur = match (wb * 8).checked_mul(1_000_000_000) {
+            Some(bits_ns) => bits_ns.div_ceil(self.cfg.rate_bps),
+            None => (wb as u128 * 8_000_000_000).div_ceil(self.cfg.rate_bps as u128) as u64,
+        };
         let end = start + dur;
         let (id, segs, sk) = (p.id, p.gso_segs.max(1) as u64, p.sk);
         trace.emit(start, self.host, sk, || Ev::WireTx {

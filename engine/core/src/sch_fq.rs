@@ -401,7 +401,10 @@ impl Fq {
     }
 
     fn jiffies(&self, now_ns: u64) -> u64 {
-        ((now_ns as u128 * self.cfg.hz as u128) / NSEC_PER_SEC as u128) as u64
+        match now_ns.checked_mul(self.cfg.hz as u64) {
+            Some(v) => v / NSEC_PER_SEC,
+            None => ((now_ns as u128 * self.cfg.hz as u128) / NSEC_PER_SEC as u128) as u64,
+        }
     }
 
     fn next_seq(&mut self) -> u64 {
