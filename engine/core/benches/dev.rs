@@ -56,7 +56,6 @@ fn run(qdisc: Qdisc, tso: bool, n: u64, segs: u32, flows: u32, gap_ns: u64) -> (
     let t0 = Instant::now();
     let c0 = thread_cpu_ns();
     let mut next_pkt = 0u64;
-    let mut now;
     loop {
         let pkt_t = if next_pkt < n {
             next_pkt * gap_ns
@@ -69,7 +68,7 @@ fn run(qdisc: Qdisc, tso: bool, n: u64, segs: u32, flows: u32, gap_ns: u64) -> (
         }
         out.clear();
         if pkt_t <= timer_t {
-            now = pkt_t;
+            let now = pkt_t;
             let payload = segs * 1448;
             let p = Packet {
                 id: next_pkt + 1,
@@ -98,7 +97,6 @@ fn run(qdisc: Qdisc, tso: bool, n: u64, segs: u32, flows: u32, gap_ns: u64) -> (
             dev.dev_queue_xmit(p, now, &mut out, &mut trace);
         } else {
             let Reverse((t, _, k)) = heap.pop().unwrap();
-            now = t;
             dev.on_timer(timer_of(k), t, &mut out, &mut trace);
         }
         events += 1;
