@@ -93,6 +93,31 @@ pub struct QdiscStats {
     pub extra: Vec<(String, u64)>,
 }
 
+impl QdiscStats {
+    /// The statistics in the layout `tc -s qdisc show dev DEV` prints them, for qdisc `kind`.
+    pub fn tc_s(&self, kind: &str) -> String {
+        let mut s = format!(
+            "qdisc {kind} 0: root\n Sent {} bytes {} pkt (dropped {}, overlimits {} requeues {})\n backlog {}b {}p requeues {}\n",
+            self.sent_bytes,
+            self.sent_packets,
+            self.dropped,
+            self.overlimits,
+            self.requeues,
+            self.backlog_bytes,
+            self.backlog_packets,
+            self.requeues
+        );
+        for line in self.extra.chunks(6) {
+            s.push(' ');
+            for (k, v) in line {
+                s.push_str(&format!(" {k} {v}"));
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
 /// The qdisc kinds the model implements.
 // One qdisc per device, built once and never moved on the hot path: the size of the largest
 // variant (fq's tables) costs nothing, while boxing it would add an indirection per packet.
@@ -213,5 +238,28 @@ impl Qdisc {
             Qdisc::Fq(q) => q.stats(),
             Qdisc::FqCodel(q) => q.stats(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tc_s_prints_sent_backlog_and_the_qdisc_lines() {
+        let st = QdiscStats {
+            sent_bytes: 3028,
+            sent_packets: 2,
+            dropped: 1,
+            requeues: 3,
+            backlog_bytes: 1514,
+            backlog_packets: 1,
+            extra: vec![("flows".into(), 1), ("throttled".into(), 4)],
+            ..QdiscStats::default()
+        };
+        assert_eq!(
+            st.tc_s("fq"),
+            "qdisc fq 0: root\n Sent 3028 bytes 2 pkt (dropped 1, overlimits 0 requeues 3)\n backlog 1514b 1p requeues 3\n  flows 1 throttled 4\n"
+        );
     }
 }
