@@ -29,6 +29,8 @@ pub mod tcp_cong;
 pub mod tcp_input;
 pub mod tcp_output;
 pub mod tcp_timer;
+#[cfg(test)]
+mod testkit;
 pub mod trace;
 
 use std::collections::BTreeMap;

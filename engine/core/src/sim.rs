@@ -462,10 +462,82 @@ impl World {
             .sum()
     }
 
-    /// Check every invariant of the model (called by tests after each event).
+    /// Check every invariant of the model (the property tests call it after each event):
+    /// each socket's own invariants; for each connection, bytes written = bytes delivered
+    /// + bytes still queued at the sender, and the sequence spaces agree; the qdisc within
+    /// its limit.
     pub fn check_invariants(&self) {
         for s in &self.socks {
             s.check_invariants();
+        }
+        for a in &self.apps {
+            let tp = &self.socks[a.sk as usize];
+            if tp.state != crate::sock::TcpState::Established {
+                continue;
+            }
+            let peer = &self.socks[tp.peer as usize];
+            // ISN 0 + SYN: data starts at sequence 1.
+            assert_eq!(
+                a.bytes_written,
+                tp.write_seq - 1,
+                "app {:?} sk{}: written != write_seq",
+                a.role,
+                a.sk
+            );
+            assert_eq!(
+                a.bytes_read,
+                tp.copied_seq - 1,
+                "app {:?} sk{}: read != copied_seq",
+                a.role,
+                a.sk
+            );
+            if peer.state == crate::sock::TcpState::Established {
+                assert!(
+                    peer.rcv_nxt <= tp.snd_nxt,
+                    "sk{}: peer received beyond snd_nxt",
+                    a.sk
+                );
+                assert!(
+                    tp.snd_una <= peer.rcv_nxt,
+                    "sk{}: acknowledged beyond what the peer has",
+                    a.sk
+                );
+                // Bytes written = delivered to the peer + still queued here (unacked or unsent).
+                assert_eq!(
+                    tp.write_seq - 1,
+                    (peer.rcv_nxt - 1) + (tp.write_seq - peer.rcv_nxt),
+                    "sk{}: bytes lost between the queues",
+                    a.sk
+                );
+                let queued: u64 = tp
+                    .write_queue
+                    .iter()
+                    .chain(&tp.rtx_queue)
+                    .map(|s| s.len() as u64)
+                    .sum();
+                assert_eq!(
+                    queued,
+                    tp.write_seq - tp.snd_una,
+                    "sk{}: queued bytes != write_seq - snd_una",
+                    a.sk
+                );
+            }
+        }
+        for h in &self.hosts {
+            let q = &h.dev.qdisc;
+            let limit = match q {
+                crate::qdisc::Qdisc::PfifoFast(_) => 3 * h.cfg.qdisc.txqueuelen as u64 + 1,
+                crate::qdisc::Qdisc::Fq(_) => 3 * h.cfg.qdisc.fq_limit as u64 + 1,
+                crate::qdisc::Qdisc::FqCodel(_) => h.cfg.qdisc.fq_codel_limit as u64 + 1,
+                crate::qdisc::Qdisc::Noqueue => 0,
+            };
+            assert!(
+                q.qlen() as u64 <= limit,
+                "{}: qdisc holds {} packets, limit {}",
+                h.name,
+                q.qlen(),
+                limit
+            );
         }
     }
 

@@ -404,3 +404,205 @@ pub fn tcp_sock_set_quickack(w: &mut World, sk: SockId, val: bool) {
 pub fn current_mss(w: &World, sk: SockId) -> u32 {
     tcp_current_mss(&w.socks[sk as usize])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{established, mark_sent, queue_skb};
+
+    const MSS: u32 = 1448;
+
+    /// A socket with one 1000-byte packet sent and its clone still in the qdisc/NIC, and a
+    /// 128-byte tail waiting: the autocorking situation.
+    fn corkable(kernel: &str, extra: &str) -> World {
+        let mut w = established(kernel, extra);
+        queue_skb(&mut w, 0, 1000);
+        mark_sent(&mut w, 0, 0, true);
+        queue_skb(&mut w, 0, 128);
+        w
+    }
+
+    #[test]
+    fn autocork_holds_a_small_tail_while_a_data_clone_is_below_tcp() {
+        let w = corkable("3.14", "");
+        assert!(tcp_should_autocork(&w.socks[0], 45 * MSS));
+    }
+
+    #[test]
+    fn autocork_does_not_hold_when_only_pure_acks_are_below_tcp() {
+        let mut w = corkable("3.14", "");
+        let tp = &mut w.socks[0];
+        tp.sk_wmem_alloc = 1 + 2; // the data clone completed; one ACK in the qdisc
+        assert!(!tcp_should_autocork(tp, 45 * MSS));
+    }
+
+    #[test]
+    fn autocork_does_not_hold_a_tail_that_reached_size_goal() {
+        let w = corkable("3.14", "");
+        assert!(!tcp_should_autocork(&w.socks[0], 128));
+    }
+
+    #[test]
+    fn autocork_does_not_hold_the_first_skb_with_nothing_sent_before_it() {
+        let mut w = established("3.14", "");
+        queue_skb(&mut w, 0, 128);
+        w.socks[0].sk_wmem_alloc += 100_000;
+        assert!(!tcp_should_autocork(&w.socks[0], 45 * MSS));
+    }
+
+    #[test]
+    fn autocork_is_off_when_the_sysctl_is_0_and_absent_in_3_13() {
+        let w = corkable("3.14", "[sysctl]\n\"net.ipv4.tcp_autocorking\" = 0\n");
+        assert!(!tcp_should_autocork(&w.socks[0], 45 * MSS));
+        let w = corkable("3.13", "");
+        assert!(!tcp_should_autocork(&w.socks[0], 45 * MSS));
+    }
+
+    #[test]
+    fn tcp_push_autocorks_and_counts_once_per_episode() {
+        let mut w = corkable("3.14", "");
+        tcp_push(&mut w, 0, false, MSS, 0, 45 * MSS);
+        assert_eq!(w.hosts[0].mib.get(Mib::TcpExtTCPAutoCorking), 1);
+        assert_ne!(w.socks[0].tsq_flags & TSQ_THROTTLED, 0);
+        assert_eq!(w.socks[0].write_queue.len(), 1, "the tail stays queued");
+        tcp_push(&mut w, 0, false, MSS, 0, 45 * MSS);
+        assert_eq!(
+            w.hosts[0].mib.get(Mib::TcpExtTCPAutoCorking),
+            1,
+            "THROTTLED already set"
+        );
+    }
+
+    #[test]
+    fn sendmsg_appends_small_writes_to_the_tail_skb() {
+        let mut w = established("6.18", "[socket]\nTCP_CORK = 1\n");
+        for _ in 0..10 {
+            assert_eq!(
+                tcp_sendmsg_locked(&mut w, 0, 128, false, false),
+                SendOutcome::Done
+            );
+        }
+        let tp = &w.socks[0];
+        assert_eq!(tp.write_queue.len(), 1);
+        assert_eq!(tp.write_queue[0].len(), 1280);
+        assert_eq!(tp.write_seq, 1 + 1280);
+    }
+
+    #[test]
+    fn in_3_x_payload_fills_the_linear_head_before_truesize_grows() {
+        let mut w = established("3.14", "");
+        w.socks[0].snd_wnd = 0; // nothing may leave: the skb stays in the write queue
+        tcp_sendmsg_locked(&mut w, 0, 1000, false, false);
+        assert_eq!(w.socks[0].write_queue[0].truesize, 2304);
+        tcp_sendmsg_locked(&mut w, 0, 1000, false, false);
+        assert_eq!(w.socks[0].write_queue[0].truesize, 2304 + 2000 - 1424);
+        let mut w = established("6.18", "");
+        w.socks[0].snd_wnd = 0;
+        tcp_sendmsg_locked(&mut w, 0, 1000, false, false);
+        assert_eq!(w.socks[0].write_queue[0].truesize, 896 + 1000);
+    }
+
+    #[test]
+    fn sendmsg_sleeps_when_the_send_buffer_is_full() {
+        let mut w = established("6.18", "[socket]\nTCP_CORK = 1\nSO_SNDBUF = 8192\n");
+        let out = tcp_sendmsg_locked(&mut w, 0, 1_000_000, false, false);
+        let SendOutcome::Blocked { copied } = out else {
+            panic!("{out:?}")
+        };
+        let tp = &w.socks[0];
+        assert!(tp.sk_wmem_queued >= tp.sk_sndbuf);
+        assert!(copied > 0 && copied < 1_000_000);
+        assert!(tp.writer_waiting && tp.sock_nospace);
+    }
+
+    #[test]
+    fn sendmsg_sleeps_when_unsent_bytes_reach_notsent_lowat() {
+        let mut w = established("6.18", "[socket]\nTCP_CORK = 1\nTCP_NOTSENT_LOWAT = 4000\n");
+        let out = tcp_sendmsg_locked(&mut w, 0, 100_000, false, false);
+        assert!(matches!(out, SendOutcome::Blocked { .. }));
+        let tp = &w.socks[0];
+        assert!(tp.sk_wmem_queued < tp.sk_sndbuf);
+        assert!(tp.notsent_bytes() >= 4000);
+    }
+
+    #[test]
+    fn msg_more_corks_the_tail_for_one_call_only() {
+        let mut w = established("6.18", "[socket]\nTCP_NODELAY = 1\n");
+        tcp_sendmsg_locked(&mut w, 0, 100, true, false);
+        assert_eq!(w.socks[0].snd_nxt, 1, "MSG_MORE held the 100 bytes");
+        tcp_sendmsg_locked(&mut w, 0, 100, false, false);
+        assert_eq!(
+            w.socks[0].snd_nxt, 201,
+            "the next call without MSG_MORE pushed both"
+        );
+    }
+
+    #[test]
+    fn uncorking_pushes_the_held_bytes() {
+        let mut w = established("6.18", "[socket]\nTCP_CORK = 1\n");
+        tcp_sendmsg_locked(&mut w, 0, 100, false, false);
+        assert_eq!(w.socks[0].snd_nxt, 1);
+        tcp_sock_set_cork(&mut w, 0, false);
+        assert_eq!(w.socks[0].snd_nxt, 101);
+    }
+
+    #[test]
+    fn a_read_acks_a_short_pushed_segment_unless_the_connection_is_interactive() {
+        for (pingpong, acks) in [(0, 1), (1, 0)] {
+            let mut w = established("4.4", "");
+            let tp = &mut w.socks[1];
+            tp.rcv_nxt += 10;
+            tp.icsk_ack.pending = ICSK_ACK_SCHED | ICSK_ACK_PUSHED;
+            tp.icsk_ack.pingpong = pingpong;
+            let before = w.hosts[1].mib.get(Mib::TcpOutSegs);
+            tcp_cleanup_rbuf(&mut w, 1, 10);
+            assert_eq!(
+                w.hosts[1].mib.get(Mib::TcpOutSegs) - before,
+                acks,
+                "pingpong {pingpong}"
+            );
+        }
+    }
+
+    #[test]
+    fn setsockopt_quickack_leaves_pingpong_and_sends_the_pending_ack() {
+        let mut w = established("4.4", "");
+        let tp = &mut w.socks[1];
+        tp.rcv_nxt += 10;
+        tp.icsk_ack.pending = ICSK_ACK_SCHED;
+        tp.icsk_ack.pingpong = 1;
+        let before = w.hosts[1].mib.get(Mib::TcpOutSegs);
+        tcp_sock_set_quickack(&mut w, 1, true);
+        assert_eq!(w.socks[1].icsk_ack.pingpong, 0);
+        assert_eq!(w.hosts[1].mib.get(Mib::TcpOutSegs), before + 1);
+    }
+
+    #[test]
+    fn the_writer_is_woken_only_when_a_third_of_the_buffer_is_free() {
+        let mut w = established("6.18", "[socket]\nSO_SNDBUF = 30000\n");
+        let tp = &mut w.socks[0];
+        tp.writer_waiting = true;
+        tp.sk_wmem_queued = 45_000; // sndbuf 60000: two thirds = 40000
+        sk_stream_write_space(&mut w, 0);
+        assert!(w.socks[0].writer_waiting);
+        w.socks[0].sk_wmem_queued = 40_000;
+        sk_stream_write_space(&mut w, 0);
+        assert!(!w.socks[0].writer_waiting);
+    }
+
+    #[test]
+    fn notsent_lowat_wakes_the_writer_at_half_the_limit_from_5_5() {
+        for (kernel, notsent, woken) in [
+            ("3.14", 3000, true),
+            ("6.18", 3000, false),
+            ("6.18", 1999, true),
+        ] {
+            let mut w = established(kernel, "[socket]\nTCP_NOTSENT_LOWAT = 4000\n");
+            let tp = &mut w.socks[0];
+            tp.writer_waiting = true;
+            tp.write_seq = tp.snd_nxt + notsent;
+            sk_stream_write_space(&mut w, 0);
+            assert_eq!(!w.socks[0].writer_waiting, woken, "{kernel} {notsent}");
+        }
+    }
+}

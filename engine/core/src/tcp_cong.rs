@@ -283,6 +283,42 @@ pub fn ssthresh(tp: &mut TcpSock) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::established;
+
+    #[test]
+    fn slow_start_adds_one_segment_per_segment_acked_up_to_ssthresh() {
+        let mut w = established("6.18", "");
+        let tp = &mut w.socks[0];
+        tp.snd_cwnd = 10;
+        tp.snd_ssthresh = 14;
+        assert_eq!(tcp_slow_start(tp, 3), 0);
+        assert_eq!(tp.snd_cwnd, 13);
+        assert_eq!(tcp_slow_start(tp, 3), 2);
+        assert_eq!(tp.snd_cwnd, 14);
+    }
+
+    #[test]
+    fn reno_adds_one_segment_per_window_in_congestion_avoidance() {
+        let mut w = established("6.18", "[socket]\nTCP_CONGESTION = \"reno\"\n");
+        let tp = &mut w.socks[0];
+        assert_eq!(tp.cc, CongestionControl::Reno);
+        tp.snd_cwnd = 10;
+        tp.snd_ssthresh = 10;
+        for _ in 0..10 {
+            cong_avoid(tp, 0, 1, 0);
+        }
+        assert_eq!(tp.snd_cwnd, 11);
+        assert_eq!(ssthresh(tp), 5);
+    }
+
+    #[test]
+    fn cubic_backs_off_to_0_7_of_cwnd_and_remembers_w_max() {
+        let mut w = established("6.18", "");
+        let tp = &mut w.socks[0];
+        tp.snd_cwnd = 100;
+        assert_eq!(ssthresh(tp), 70);
+        assert_eq!(tp.ca.last_max_cwnd, 100);
+    }
 
     #[test]
     fn cubic_root_is_the_integer_cube_root() {

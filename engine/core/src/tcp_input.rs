@@ -734,3 +734,208 @@ pub fn tcp_update_pacing_rate(tp: &mut TcpSock, hz: u64) {
     let cap = tp.sk_max_pacing_rate.min(tp.profile.pacing_unlimited());
     tp.sk_pacing_rate = rate.min(cap);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::established;
+
+    const MSS: u32 = 1448;
+
+    /// A data packet from socket 0 to socket 1 carrying `[seq, seq + len)`.
+    fn data(w: &World, len: u32, segs: u32, flags: u8) -> Packet {
+        let tp = &w.socks[0];
+        let hdr = ETH_HLEN + IPV4_HLEN + tp.tcp_header_len;
+        Packet {
+            id: 99,
+            orig_skb: 9,
+            sk: 0,
+            src_host: 0,
+            dst_host: 1,
+            hash: 0,
+            priority: 0,
+            len: hdr + len,
+            hdr_len: hdr,
+            truesize: 2304 + len,
+            gso_segs: segs,
+            gso_size: if segs > 1 { MSS } else { 0 },
+            tstamp_ns: 0,
+            sk_pacing_rate_bps: 0,
+            pure_ack: false,
+            seq: w.socks[1].rcv_nxt,
+            end_seq: w.socks[1].rcv_nxt + len as u64,
+            ack_seq: w.socks[1].snd_nxt,
+            window: 65535,
+            flags: flags | tcp_flags::ACK,
+            sent_ns: 0,
+        }
+    }
+
+    fn acks_sent(w: &World) -> u64 {
+        w.hosts[1].mib.get(Mib::TcpOutSegs)
+    }
+
+    #[test]
+    fn more_than_one_full_frame_is_acked_at_once() {
+        let mut w = established("6.18", "");
+        w.socks[1].icsk_ack.quick = 0;
+        w.socks[1].icsk_ack.pingpong = 1;
+        w.socks[1].icsk_ack.ato = 10;
+        w.socks[1].icsk_ack.rcv_mss = MSS;
+        // A receive buffer large enough that the window would not shrink (the other half of
+        // the condition; right after the handshake the free space is below rcv_wnd).
+        w.socks[1].sk_rcvbuf = 1 << 22;
+        w.socks[1].window_clamp = 1 << 22;
+        w.socks[1].rcv_ssthresh = 1 << 21;
+        let before = acks_sent(&w);
+        let p = data(&w, 2 * MSS, 2, 0);
+        tcp_rcv_established(&mut w, 1, &p);
+        assert_eq!(acks_sent(&w), before + 1);
+    }
+
+    #[test]
+    fn one_small_segment_of_an_interactive_connection_gets_a_delayed_ack() {
+        let mut w = established("4.4", "");
+        let tp = &mut w.socks[1];
+        tp.icsk_ack.quick = 0;
+        tp.icsk_ack.pingpong = 1;
+        tp.icsk_ack.ato = 10;
+        let before = acks_sent(&w);
+        let p = data(&w, 10, 1, tcp_flags::PSH);
+        tcp_rcv_established(&mut w, 1, &p);
+        assert_eq!(acks_sent(&w), before);
+        assert_ne!(w.socks[1].icsk_ack.pending & ICSK_ACK_TIMER, 0);
+    }
+
+    #[test]
+    fn the_first_data_grants_quick_acks_and_is_acked_at_once() {
+        let mut w = established("4.4", "");
+        assert_eq!(w.socks[1].icsk_ack.ato, 0);
+        let before = acks_sent(&w);
+        let p = data(&w, 10, 1, tcp_flags::PSH);
+        tcp_rcv_established(&mut w, 1, &p);
+        assert_eq!(acks_sent(&w), before + 1);
+        assert_eq!(
+            w.socks[1].icsk_ack.ato,
+            crate::tcp_output::tcp_ato_min(w.hz)
+        );
+    }
+
+    #[test]
+    fn a_short_segment_sets_pushed_and_a_second_one_pushed2() {
+        let mut w = established("4.4", "");
+        let p = data(&w, 10, 1, tcp_flags::PSH);
+        let tp = &mut w.socks[1];
+        tcp_measure_rcv_mss(tp, &p);
+        assert_eq!(
+            tp.icsk_ack.pending & (ICSK_ACK_PUSHED | ICSK_ACK_PUSHED2),
+            ICSK_ACK_PUSHED
+        );
+        tcp_measure_rcv_mss(tp, &p);
+        assert_ne!(tp.icsk_ack.pending & ICSK_ACK_PUSHED2, 0);
+    }
+
+    #[test]
+    fn a_full_segment_raises_rcv_mss_and_sets_pushed_only_from_6_6() {
+        for (kernel, pushed) in [("4.4", false), ("6.18", true)] {
+            let mut w = established(kernel, "");
+            let p = data(&w, MSS, 1, tcp_flags::PSH);
+            let tp = &mut w.socks[1];
+            tcp_measure_rcv_mss(tp, &p);
+            assert_eq!(tp.icsk_ack.rcv_mss, MSS);
+            assert_eq!(
+                tp.icsk_ack.pending & ICSK_ACK_PUSHED != 0,
+                pushed,
+                "{kernel}"
+            );
+        }
+    }
+
+    #[test]
+    fn quick_ack_credits_are_half_the_window_in_segments_capped_at_16() {
+        let mut w = established("6.18", "");
+        let tp = &mut w.socks[1];
+        tp.icsk_ack.quick = 0;
+        tp.icsk_ack.rcv_mss = MSS;
+        tp.rcv_wnd = 6 * MSS as u64;
+        tcp_incr_quickack(tp, TCP_MAX_QUICKACKS);
+        assert_eq!(tp.icsk_ack.quick, 3);
+        tp.rcv_wnd = 1 << 20;
+        tcp_incr_quickack(tp, TCP_MAX_QUICKACKS);
+        assert_eq!(tp.icsk_ack.quick, 16);
+    }
+
+    #[test]
+    fn the_rtt_estimator_weighs_a_new_sample_by_one_eighth() {
+        let mut w = established("6.18", "");
+        let tp = &mut w.socks[0];
+        tp.srtt_us = 0;
+        tcp_rtt_estimator(tp, 1000);
+        assert_eq!(tp.srtt(), 1000);
+        tcp_rtt_estimator(tp, 9000);
+        assert_eq!(tp.srtt(), 2000);
+        tcp_set_rto(tp);
+        assert!(tp.rto_ns >= TCP_RTO_MIN_MS * 1_000_000);
+    }
+
+    #[test]
+    fn pacing_rate_is_twice_cwnd_over_srtt_in_slow_start_and_1_2_times_after() {
+        let mut w = established("6.18", "");
+        let tp = &mut w.socks[0];
+        tp.mss_cache = 1000;
+        tp.snd_cwnd = 10;
+        tp.packets_out = 0;
+        tp.srtt_us = 10_000 << 3; // 10 ms
+        tp.snd_ssthresh = 1000;
+        tcp_update_pacing_rate(tp, 1000);
+        assert_eq!(tp.sk_pacing_rate, 2_000_000);
+        tp.snd_ssthresh = 10;
+        tcp_update_pacing_rate(tp, 1000);
+        assert_eq!(tp.sk_pacing_rate, 1_200_000);
+        let mut w = established("3.19", "");
+        let tp = &mut w.socks[0];
+        tp.mss_cache = 1000;
+        tp.snd_cwnd = 10;
+        tp.packets_out = 0;
+        tp.srtt_us = 10_000 << 3;
+        tp.snd_ssthresh = 10;
+        tcp_update_pacing_rate(tp, 1000);
+        assert_eq!(tp.sk_pacing_rate, 2_000_000, "always 200% before 4.1");
+    }
+
+    #[test]
+    fn sndbuf_autotuning_holds_twice_cwnd_of_full_skbs() {
+        let mut w = established("6.18", "");
+        let tp = &mut w.socks[0];
+        tp.sk_sndbuf = 0;
+        tp.snd_cwnd = 10;
+        tcp_sndbuf_expand(tp);
+        // per_mss = roundup_pow_of_two(1460 + 320 + 320) + 256 = 4352; 2 * 10 * 4352.
+        assert_eq!(tp.sk_sndbuf, 87_040);
+        tp.snd_cwnd = 1000;
+        tcp_sndbuf_expand(tp);
+        assert_eq!(tp.sk_sndbuf, 4_194_304, "capped at tcp_wmem[2]");
+    }
+
+    #[test]
+    fn an_ack_frees_acked_skbs_and_trims_a_partly_acked_tso_skb() {
+        let mut w = established("6.18", "");
+        crate::testkit::queue_skb(&mut w, 0, 2 * MSS);
+        crate::testkit::mark_sent(&mut w, 0, 0, false);
+        crate::testkit::queue_skb(&mut w, 0, 4 * MSS);
+        crate::testkit::mark_sent(&mut w, 0, 0, false);
+        let una = w.socks[0].snd_una;
+        let mut ack = data(&w, 0, 1, 0);
+        ack.ack_seq = una + 3 * MSS as u64;
+        ack.seq = w.socks[0].rcv_nxt;
+        ack.end_seq = ack.seq;
+        let queued = w.socks[0].sk_wmem_queued;
+        tcp_ack(&mut w, 0, &ack, false);
+        let tp = &w.socks[0];
+        assert_eq!(tp.rtx_queue.len(), 1);
+        assert_eq!(tp.rtx_queue[0].pcount, 3);
+        assert_eq!(tp.packets_out, 3);
+        assert!(tp.sk_wmem_queued < queued);
+        tp.check_invariants();
+    }
+}

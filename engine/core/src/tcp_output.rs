@@ -1074,8 +1074,11 @@ pub fn tcp_write_wakeup(w: &mut World, sk: SockId) -> u64 {
 
 #[cfg(test)]
 mod tests {
-
+    use super::*;
     use crate::profile::Kernel;
+    use crate::testkit::{established, mark_sent, queue_skb};
+
+    const MSS: u32 = 1448;
 
     #[test]
     fn skb_alloc_truesize_matches_the_kernels_slab_arithmetic() {
@@ -1086,5 +1089,362 @@ mod tests {
         assert_eq!(old.skb_alloc_truesize(0), 1280);
         let new = Kernel::V6_18.profile();
         assert_eq!(new.skb_alloc_truesize(0), 896);
+    }
+
+    #[test]
+    fn nagle_holds_a_sub_mss_segment_while_a_small_segment_is_unacked() {
+        let mut w = established("6.18", "");
+        queue_skb(&mut w, 0, 100);
+        mark_sent(&mut w, 0, 0, false);
+        w.socks[0].snd_sml = w.socks[0].snd_nxt; // the 100-byte segment is unacked
+        queue_skb(&mut w, 0, 100);
+        let tp = &w.socks[0];
+        assert!(!tcp_nagle_test(tp, &tp.write_queue[0], MSS, 0));
+    }
+
+    #[test]
+    fn nagle_sends_a_sub_mss_segment_when_nothing_is_in_flight() {
+        let mut w = established("6.18", "");
+        queue_skb(&mut w, 0, 100);
+        let tp = &w.socks[0];
+        assert!(tcp_nagle_test(tp, &tp.write_queue[0], MSS, 0));
+    }
+
+    #[test]
+    fn minshall_lets_a_small_segment_go_when_only_full_segments_are_unacked() {
+        let mut w = established("6.18", "");
+        queue_skb(&mut w, 0, MSS);
+        mark_sent(&mut w, 0, 0, false); // a full segment in flight, snd_sml untouched
+        queue_skb(&mut w, 0, 100);
+        let tp = &w.socks[0];
+        assert!(tp.packets_out > 0);
+        assert!(tcp_nagle_test(tp, &tp.write_queue[0], MSS, 0));
+    }
+
+    #[test]
+    fn cork_holds_a_partial_segment_even_with_nothing_in_flight() {
+        let mut w = established("6.18", "");
+        queue_skb(&mut w, 0, 100);
+        let tp = &w.socks[0];
+        assert!(!tcp_nagle_test(tp, &tp.write_queue[0], MSS, TCP_NAGLE_CORK));
+        assert!(tcp_nagle_test(
+            tp,
+            &tp.write_queue[0],
+            MSS,
+            TCP_NAGLE_CORK | TCP_NAGLE_PUSH
+        ));
+    }
+
+    #[test]
+    fn nodelay_sends_a_sub_mss_segment_while_a_small_segment_is_unacked() {
+        let mut w = established("6.18", "");
+        queue_skb(&mut w, 0, 100);
+        mark_sent(&mut w, 0, 0, false);
+        w.socks[0].snd_sml = w.socks[0].snd_nxt;
+        queue_skb(&mut w, 0, 100);
+        let tp = &w.socks[0];
+        assert!(tcp_nagle_test(tp, &tp.write_queue[0], MSS, TCP_NAGLE_OFF));
+    }
+
+    #[test]
+    fn cwnd_test_allows_at_most_half_the_window_in_one_burst() {
+        let mut w = established("6.18", "");
+        queue_skb(&mut w, 0, 20 * MSS);
+        let tp = &mut w.socks[0];
+        tp.snd_cwnd = 20;
+        assert_eq!(tcp_cwnd_test(tp, &tp.write_queue[0]), 10);
+        tp.packets_out = 15;
+        assert_eq!(tcp_cwnd_test(tp, &tp.write_queue[0]), 5);
+        tp.packets_out = 20;
+        assert_eq!(tcp_cwnd_test(tp, &tp.write_queue[0]), 0);
+    }
+
+    #[test]
+    fn snd_wnd_test_needs_the_first_segment_inside_the_peers_window() {
+        let mut w = established("6.18", "");
+        queue_skb(&mut w, 0, 3 * MSS);
+        let tp = &mut w.socks[0];
+        tp.snd_wnd = MSS as u64;
+        assert!(tcp_snd_wnd_test(tp, &tp.write_queue[0], MSS));
+        tp.snd_wnd = MSS as u64 - 1;
+        assert!(!tcp_snd_wnd_test(tp, &tp.write_queue[0], MSS));
+    }
+
+    #[test]
+    fn mss_split_point_drops_a_partial_tail_that_nagle_holds() {
+        let mut w = established("6.18", "");
+        queue_skb(&mut w, 0, 100);
+        mark_sent(&mut w, 0, 0, false);
+        w.socks[0].snd_sml = w.socks[0].snd_nxt;
+        queue_skb(&mut w, 0, 2 * MSS + 552);
+        let tp = &w.socks[0];
+        let skb = &tp.write_queue[0];
+        assert_eq!(tcp_mss_split_point(tp, skb, true, MSS, 45, 0), 2 * MSS);
+        assert_eq!(
+            tcp_mss_split_point(tp, skb, true, MSS, 45, TCP_NAGLE_OFF),
+            2 * MSS + 552
+        );
+        assert_eq!(tcp_mss_split_point(tp, skb, true, MSS, 1, 0), MSS);
+    }
+
+    #[test]
+    fn tso_autosize_sends_about_one_millisecond_of_data_per_packet() {
+        let mut w = established("3.19", "");
+        let tp = &mut w.socks[0];
+        tp.sk_pacing_rate = 100 * 1024 * MSS as u64; // 100 MSS per 1024 µs
+        assert_eq!(tcp_tso_autosize(tp, MSS, 2), 45); // capped at 64 KB
+        tp.sk_pacing_rate = 10 * 1024 * MSS as u64;
+        assert_eq!(tcp_tso_autosize(tp, MSS, 2), 10);
+    }
+
+    #[test]
+    fn tso_autosize_never_goes_below_tcp_min_tso_segs() {
+        let mut w = established("3.19", "");
+        let tp = &mut w.socks[0];
+        tp.sk_pacing_rate = 1000;
+        assert_eq!(tcp_tso_autosize(tp, MSS, 2), 2);
+        assert_eq!(tcp_tso_autosize(tp, MSS, 4), 4);
+    }
+
+    #[test]
+    fn tso_autosize_adds_a_full_skb_on_paths_shorter_than_512_us_since_5_18() {
+        let mut w = established("6.18", "");
+        let tp = &mut w.socks[0];
+        tp.sk_pacing_rate = 1000;
+        tp.min_rtt_us = 100; // 100 >> 9 = 0: + sk_gso_max_size
+        assert_eq!(tcp_tso_autosize(tp, MSS, 2), tp.sk_gso_max_size / MSS);
+        tp.min_rtt_us = 1100; // >> 9 = 2: + 64 KB / 4
+        assert_eq!(
+            tcp_tso_autosize(tp, MSS, 2),
+            (tp.sk_gso_max_size >> 2) / MSS
+        );
+    }
+
+    #[test]
+    fn size_goal_follows_the_pacing_rate_at_sendmsg_time_in_3_18() {
+        let mut w = established("3.18", "");
+        let tp = &mut w.socks[0];
+        tp.max_window = 1 << 20;
+        tp.sk_pacing_rate = 724_000; // 2 * 10 * 1448 B / 40 ms
+        assert_eq!(tcp_xmit_size_goal(tp, MSS), 2 * MSS); // max(362, 2 MSS)
+        tp.sk_pacing_rate = 2000 * 10 * MSS as u64;
+        assert_eq!(tcp_xmit_size_goal(tp, MSS), 10 * MSS);
+    }
+
+    #[test]
+    fn size_goal_fills_64_kb_skbs_from_3_19() {
+        let mut w = established("3.19", "");
+        let tp = &mut w.socks[0];
+        tp.max_window = 1 << 20;
+        tp.sk_pacing_rate = 724_000;
+        assert_eq!(tcp_xmit_size_goal(tp, MSS), 45 * MSS);
+    }
+
+    #[test]
+    fn size_goal_is_bounded_by_half_the_largest_window_seen() {
+        let mut w = established("3.19", "");
+        let tp = &mut w.socks[0];
+        tp.max_window = 10 * MSS as u64;
+        assert_eq!(tcp_xmit_size_goal(tp, MSS), 5 * MSS);
+    }
+
+    #[test]
+    fn small_queue_check_throttles_above_the_limit_and_sets_tsq_throttled() {
+        let mut w = established("3.19", "");
+        let tp = &mut w.socks[0];
+        tp.sk_pacing_rate = 0;
+        tp.sk_wmem_alloc = 1 + 2 * 10_000;
+        assert_eq!(tcp_small_queue_check(tp, 10_000, 0), Some((20_001, 20_000)));
+        assert_ne!(tp.tsq_flags & TSQ_THROTTLED, 0);
+        tp.tsq_flags = 0;
+        tp.sk_wmem_alloc = 20_000;
+        assert_eq!(tcp_small_queue_check(tp, 10_000, 0), None);
+        assert_eq!(tp.tsq_flags & TSQ_THROTTLED, 0);
+    }
+
+    #[test]
+    fn small_queue_limit_is_the_larger_of_the_sysctl_and_the_rate_in_3_14() {
+        let mut w = established("3.14", "");
+        let tp = &mut w.socks[0];
+        tp.sk_pacing_rate = 1 << 30; // >> 10 = 1 MB
+        tp.sk_wmem_alloc = 1_000_000;
+        assert_eq!(tcp_small_queue_check(tp, 2304, 0), None);
+        tp.sk_wmem_alloc = (1 << 20) + 1;
+        assert_eq!(
+            tcp_small_queue_check(tp, 2304, 0),
+            Some(((1 << 20) + 1, 1 << 20))
+        );
+    }
+
+    #[test]
+    fn small_queue_check_never_throttles_a_single_skb_in_flight_in_6_18() {
+        let mut w = established("6.18", "");
+        queue_skb(&mut w, 0, 60_000);
+        mark_sent(&mut w, 0, 0, true);
+        let tp = &mut w.socks[0];
+        tp.sk_pacing_rate = 0;
+        assert!(tp.sk_wmem_alloc > 2 * 1000);
+        assert_eq!(tcp_small_queue_check(tp, 1000, 0), None);
+    }
+
+    #[test]
+    fn tso_should_defer_waits_for_a_near_ack_when_little_window_is_free() {
+        let mut w = established("6.18", "");
+        w.now_ns = 10_000_000;
+        queue_skb(&mut w, 0, 20 * MSS);
+        mark_sent(&mut w, 0, 9_950_000, false); // 20 segments out 50 µs ago
+        queue_skb(&mut w, 0, 10 * MSS);
+        let tp = &mut w.socks[0];
+        tp.snd_cwnd = 22;
+        tp.srtt_us = 100 << 3; // srtt 100 µs: the ACK is due in 50 µs
+        tp.tcp_wstamp_ns = w.now_ns;
+        tp.snd_wnd = 1 << 20;
+        tp.write_queue[0].pcount = 0;
+        tcp_init_tso_segs(&mut w.socks[0].write_queue[0], MSS);
+        let mut limited = false;
+        let d = tcp_tso_should_defer(&mut w, 0, 0, &mut limited, 45);
+        assert_eq!(d, Some((2 * MSS as u64, 10 * MSS as u64)));
+        assert!(limited);
+    }
+
+    #[test]
+    fn tso_should_defer_sends_when_a_full_autosized_burst_fits() {
+        let mut w = established("6.18", "");
+        w.now_ns = 10_000_000;
+        queue_skb(&mut w, 0, 20 * MSS);
+        let tp = &mut w.socks[0];
+        tp.snd_cwnd = 40;
+        tp.tcp_wstamp_ns = w.now_ns;
+        tp.snd_wnd = 1 << 20;
+        tcp_init_tso_segs(&mut w.socks[0].write_queue[0], MSS);
+        let mut limited = false;
+        assert_eq!(tcp_tso_should_defer(&mut w, 0, 0, &mut limited, 10), None);
+    }
+
+    #[test]
+    fn tso_should_defer_never_defers_after_a_millisecond_without_sending() {
+        let mut w = established("6.18", "");
+        w.now_ns = 10_000_000;
+        queue_skb(&mut w, 0, 20 * MSS);
+        mark_sent(&mut w, 0, 9_950_000, false);
+        queue_skb(&mut w, 0, 10 * MSS);
+        let tp = &mut w.socks[0];
+        tp.snd_cwnd = 22;
+        tp.srtt_us = 100 << 3;
+        tp.tcp_wstamp_ns = w.now_ns - 1_000_001;
+        tp.snd_wnd = 1 << 20;
+        tcp_init_tso_segs(&mut w.socks[0].write_queue[0], MSS);
+        let mut limited = false;
+        assert_eq!(tcp_tso_should_defer(&mut w, 0, 0, &mut limited, 45), None);
+    }
+
+    #[test]
+    fn a_reply_within_ato_of_the_last_receive_enters_pingpong_mode() {
+        let mut w = established("4.4", "");
+        w.now_ns = 1_000_000_000;
+        let j = w.jiffies();
+        let tp = &mut w.socks[0];
+        tp.icsk_ack.ato = 10;
+        tp.icsk_ack.lrcvtime = j;
+        tcp_event_data_sent(&mut w, 0);
+        assert!(in_pingpong_mode(&w.socks[0]));
+        let tp = &mut w.socks[1];
+        tp.icsk_ack.ato = 10;
+        tp.icsk_ack.lrcvtime = j.saturating_sub(11);
+        tcp_event_data_sent(&mut w, 1);
+        assert!(!in_pingpong_mode(&w.socks[1]));
+    }
+
+    #[test]
+    fn quick_ack_credits_are_spent_per_packet_before_6_6_and_per_scheduled_ack_after() {
+        let mut w = established("4.4", "");
+        w.socks[0].icsk_ack.quick = 5;
+        tcp_event_ack_sent(&mut w, 0, 3); // a 3-segment data packet
+        assert_eq!(w.socks[0].icsk_ack.quick, 2);
+        let mut w = established("6.18", "");
+        w.socks[0].icsk_ack.quick = 5;
+        w.socks[0].icsk_ack.pending = 0; // no ACK was scheduled
+        tcp_event_ack_sent(&mut w, 0, 3);
+        assert_eq!(w.socks[0].icsk_ack.quick, 5);
+        w.socks[0].icsk_ack.pending = ICSK_ACK_SCHED;
+        tcp_event_ack_sent(&mut w, 0, 3);
+        assert_eq!(w.socks[0].icsk_ack.quick, 4);
+    }
+
+    #[test]
+    fn a_delayed_ack_waits_at_most_200_ms_in_pingpong_mode_and_not_beyond_the_rtt() {
+        let mut w = established("4.4", "[sim]\nhz = 250\n");
+        let j = w.jiffies();
+        let tp = &mut w.socks[1];
+        tp.icsk_ack.ato = 100; // 400 ms
+        tp.icsk_ack.pingpong = 1;
+        tp.srtt_us = 0;
+        tcp_send_delayed_ack(&mut w, 1);
+        assert_eq!(w.socks[1].icsk_ack.timeout, j + 50); // TCP_DELACK_MAX = HZ/5
+        let tp = &mut w.socks[1];
+        tp.icsk_ack.pending = 0;
+        tp.srtt_us = 60_000 << 3; // 60 ms -> 15 jiffies
+        tcp_send_delayed_ack(&mut w, 1);
+        assert_eq!(w.socks[1].icsk_ack.timeout, j + 15);
+    }
+
+    #[test]
+    fn a_delayed_ack_goes_out_now_when_the_running_timer_is_about_to_fire() {
+        let mut w = established("4.4", "[sim]\nhz = 250\n");
+        let j = w.jiffies();
+        let tp = &mut w.socks[1];
+        tp.icsk_ack.ato = 10;
+        tp.icsk_ack.pending = ICSK_ACK_SCHED | ICSK_ACK_TIMER;
+        tp.icsk_ack.timeout = j + 1; // <= now + ato/4
+        let acks = w.hosts[1].mib.get(Mib::TcpOutSegs);
+        tcp_send_delayed_ack(&mut w, 1);
+        assert_eq!(w.hosts[1].mib.get(Mib::TcpOutSegs), acks + 1);
+        assert_eq!(w.socks[1].icsk_ack.pending, 0);
+    }
+
+    #[test]
+    fn tcp_wfree_schedules_the_tsq_handler_only_when_throttled() {
+        let mut w = established("6.18", "");
+        let mk = |id| Packet {
+            id,
+            orig_skb: 1,
+            sk: 0,
+            src_host: 0,
+            dst_host: 1,
+            hash: 0,
+            priority: 0,
+            len: 1514,
+            hdr_len: 66,
+            truesize: 3000,
+            gso_segs: 1,
+            gso_size: 0,
+            tstamp_ns: 0,
+            sk_pacing_rate_bps: 0,
+            pure_ack: false,
+            seq: 1,
+            end_seq: 1449,
+            ack_seq: 1,
+            window: 0,
+            flags: 0,
+            sent_ns: 0,
+        };
+        w.socks[0].sk_wmem_alloc += 6000;
+        tcp_wfree(&mut w, mk(1));
+        assert_eq!(w.socks[0].tsq_flags, 0);
+        w.socks[0].tsq_flags = TSQ_THROTTLED;
+        tcp_wfree(&mut w, mk(2));
+        assert_eq!(w.socks[0].tsq_flags, TSQ_QUEUED);
+        assert_eq!(w.socks[0].sk_wmem_alloc, 1);
+    }
+
+    #[test]
+    fn the_offered_window_never_shrinks() {
+        let mut w = established("6.18", "");
+        let tp = &mut w.socks[1];
+        tp.rcv_wnd = 60_000;
+        tp.rcv_wup = tp.rcv_nxt;
+        tp.sk_rmem_alloc = tp.sk_rcvbuf; // buffer full: __tcp_select_window offers 0
+        let win = tcp_select_window(tp);
+        assert!(win >= 60_000, "{win}");
     }
 }

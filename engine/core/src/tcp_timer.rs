@@ -185,3 +185,90 @@ pub fn tcp_delack_timer(w: &mut World, sk: SockId) {
     tcp_send_ack(w, sk, AckReason::DelackTimer);
     w.mib(host).inc(Mib::TcpExtDelayedACKs);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{established, queue_skb};
+
+    fn fire_delack(w: &mut World, sk: SockId) {
+        let t = w.jiffy_start_ns(w.socks[sk as usize].icsk_ack.timeout);
+        w.socks[sk as usize].delack_queued_ns = Some(t);
+        w.now_ns = t;
+        tcp_delack_timer(w, sk);
+    }
+
+    #[test]
+    fn a_missed_delayed_ack_inflates_ato_when_not_interactive() {
+        let mut w = established("4.4", "[sim]\nhz = 250\n");
+        let j = w.jiffies();
+        let tp = &mut w.socks[1];
+        tp.icsk_ack.ato = 10;
+        tp.icsk_ack.pending = ICSK_ACK_SCHED | ICSK_ACK_TIMER;
+        tp.icsk_ack.timeout = j + 10;
+        fire_delack(&mut w, 1);
+        assert_eq!(w.socks[1].icsk_ack.ato, 20);
+        assert_eq!(w.hosts[1].mib.get(Mib::TcpExtDelayedACKs), 1);
+    }
+
+    #[test]
+    fn a_missed_delayed_ack_leaves_pingpong_mode_and_deflates_ato() {
+        let mut w = established("4.4", "[sim]\nhz = 250\n");
+        let j = w.jiffies();
+        let tp = &mut w.socks[1];
+        tp.icsk_ack.ato = 20;
+        tp.icsk_ack.pingpong = 1;
+        tp.icsk_ack.pending = ICSK_ACK_SCHED | ICSK_ACK_TIMER;
+        tp.icsk_ack.timeout = j + 20;
+        fire_delack(&mut w, 1);
+        assert_eq!(w.socks[1].icsk_ack.pingpong, 0);
+        assert_eq!(w.socks[1].icsk_ack.ato, 10);
+    }
+
+    #[test]
+    fn a_cancelled_delayed_ack_timer_sends_nothing() {
+        let mut w = established("4.4", "");
+        let j = w.jiffies();
+        let tp = &mut w.socks[1];
+        tp.icsk_ack.pending = 0;
+        tp.icsk_ack.timeout = j + 10;
+        let before = w.hosts[1].mib.get(Mib::TcpOutSegs);
+        fire_delack(&mut w, 1);
+        assert_eq!(w.hosts[1].mib.get(Mib::TcpOutSegs), before);
+    }
+
+    #[test]
+    fn the_probe_timer_sends_a_corked_tail_one_rto_after_nothing_is_in_flight() {
+        let mut w = established("6.18", "[socket]\nTCP_CORK = 1\n");
+        queue_skb(&mut w, 0, 100);
+        tcp_check_probe_timer(&mut w, 0);
+        let tp = &w.socks[0];
+        assert_eq!(tp.icsk_pending, IcskPending::Probe0);
+        let due = tp.icsk_timeout_ns;
+        assert!(due >= w.now_ns + TCP_RTO_MIN_MS * 1_000_000);
+        w.now_ns = due;
+        tcp_write_timer(&mut w, 0);
+        assert_eq!(w.socks[0].snd_nxt, 101, "the probe sent the corked bytes");
+    }
+
+    #[test]
+    fn rearming_the_rto_later_keeps_a_single_queued_event() {
+        let mut w = established("6.18", "");
+        queue_skb(&mut w, 0, 100);
+        crate::testkit::mark_sent(&mut w, 0, 0, false);
+        tcp_rearm_rto(&mut w, 0);
+        let first = w.socks[0].write_timer_queued_ns;
+        w.now_ns += 10_000_000; // a few jiffies later
+        tcp_rearm_rto(&mut w, 0);
+        assert_eq!(w.socks[0].write_timer_queued_ns, first);
+        assert!(w.socks[0].icsk_timeout_ns > first.unwrap());
+        // The early event re-queues itself for the new expiry instead of firing.
+        w.now_ns = first.unwrap();
+        tcp_write_timer(&mut w, 0);
+        assert_eq!(
+            w.socks[0].write_timer_queued_ns,
+            Some(w.socks[0].icsk_timeout_ns)
+        );
+        assert_eq!(w.hosts[0].mib.get(Mib::TcpExtTCPTimeouts), 0);
+    }
+}

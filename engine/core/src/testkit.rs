@@ -1,0 +1,73 @@
+//! Shared fixtures for the decision-table tests: a real connection between two hosts, set up
+//! by the model's own handshake, then frozen (no further events run) so a test can put the
+//! socket in the state it wants and call one kernel function.
+
+use crate::scenario::Scenario;
+use crate::sim::World;
+use crate::skb::SockId;
+use crate::sock::{Skb, TcpState};
+use crate::trace::Trace;
+
+/// A world for kernel `kernel` with extra scenario lines (any table but `[app]`), stepped
+/// until both ends are established, with no data queued. Socket 0 is the connecting side
+/// (on host 0), socket 1 the accepting side (on host 1).
+pub fn established(kernel: &str, extra: &str) -> World {
+    // The ping-pong server (socket 1) writes first, and it is the last end to be established,
+    // so when both are established no application data has been queued yet.
+    let src = format!(
+        "title = \"fixture\"\nkernel = \"{kernel}\"\n{extra}\n[app]\nkind = \"pingpong\"\n"
+    );
+    let cfg = Scenario::parse(&src, "fixture.toml")
+        .unwrap()
+        .config(None, &[])
+        .unwrap();
+    let mut w = World::new(cfg, Trace::new(true, 100_000));
+    while !(w.socks[0].state == TcpState::Established && w.socks[1].state == TcpState::Established)
+    {
+        assert!(w.step(), "the handshake never completed");
+    }
+    w
+}
+
+/// Append an unsent skb of `len` bytes to the sender's write queue, with the truesize the
+/// kernel's allocation gives it.
+pub fn queue_skb(w: &mut World, sk: SockId, len: u32) -> u64 {
+    let id = w.next_skb_id();
+    let tp = &mut w.socks[sk as usize];
+    let linear = tp.profile.skb_linear_payload;
+    let truesize = tp.profile.skb_alloc_truesize(linear) + len.saturating_sub(linear);
+    let seq = tp.write_seq;
+    tp.write_queue.push_back(Skb {
+        id,
+        seq,
+        end_seq: seq + len as u64,
+        truesize,
+        pcount: 0,
+        gso_size: 0,
+        flags: crate::skb::tcp_flags::ACK,
+        eor: false,
+        linear_room: linear.saturating_sub(len),
+        tstamp_ns: 0,
+        first_write_ns: 0,
+        retrans: false,
+    });
+    tp.write_seq += len as u64;
+    tp.sk_wmem_queued += truesize as u64;
+    id
+}
+
+/// Move the head of the write queue to the retransmit queue as if it had been sent at
+/// `sent_ns`, with its clone still below TCP when `clone_below` (charged to `sk_wmem_alloc`).
+pub fn mark_sent(w: &mut World, sk: SockId, sent_ns: u64, clone_below: bool) {
+    let tp = &mut w.socks[sk as usize];
+    let mut skb = tp.write_queue.pop_front().unwrap();
+    let mss = tp.mss_cache;
+    crate::tcp_output::tcp_init_tso_segs(&mut skb, mss);
+    skb.tstamp_ns = sent_ns;
+    tp.snd_nxt = skb.end_seq;
+    tp.packets_out += skb.pcount;
+    if clone_below {
+        tp.sk_wmem_alloc += skb.truesize as u64;
+    }
+    tp.rtx_queue.push_back(skb);
+}
