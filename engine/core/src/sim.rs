@@ -18,7 +18,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::sync::Arc;
 
 use crate::app::{self, App};
-use crate::dev::{DevConfig, DevOut, DevTimer, NetDevice};
+use crate::dev::{DevConfig, DevOut, DevParams, DevTimer, NetDevice};
 use crate::mib::{Mib, Mibs};
 use crate::qdisc::Qdisc;
 use crate::scenario::{Config, HostConfig, QdiscKind};
@@ -154,7 +154,7 @@ impl World {
         for (i, hc) in cfg.hosts.iter().enumerate() {
             let hc = Arc::new(hc.clone());
             let qdisc = make_qdisc(&cfg, &hc);
-            let dev = NetDevice::new(
+            let dev = NetDevice::with_params(
                 i as u16,
                 DevConfig {
                     loopback: cfg.link.loopback,
@@ -164,6 +164,13 @@ impl World {
                     tx_frames: hc.nic.tx_frames,
                     tso: hc.nic.tso,
                     gso: hc.nic.gso,
+                },
+                DevParams {
+                    bql: hc.nic.bql_enabled,
+                    hz: cfg.hz,
+                    // ixgbe-style wake threshold: 2 free descriptors (a ring of one wakes at 1).
+                    tx_wake_thresh: 2.min(hc.nic.tx_ring),
+                    ..DevParams::default()
                 },
                 qdisc,
             );
@@ -365,6 +372,11 @@ impl World {
 
     /// Carry out what a device asked for.
     fn handle_dev_out(&mut self, host: u16, out: &mut DevOut) {
+        // fq saw these sockets: TCP now leaves pacing to the qdisc (SK_PACING_FQ) and stamps
+        // departure times (EDT) for it.
+        for sk in out.sk_pacing_fq.drain(..) {
+            self.socks[sk as usize].sk_pacing_status = crate::sock::PacingStatus::Fq;
+        }
         for (t, timer) in out.timers.drain(..) {
             self.schedule(t.max(self.now_ns), Event::Dev(host, timer));
         }
