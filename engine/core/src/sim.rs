@@ -475,8 +475,8 @@ impl World {
     }
 
     /// Check every invariant of the model (the property tests call it after each event):
-    /// each socket's own invariants; for each connection, bytes written = bytes delivered
-    /// + bytes still queued at the sender, and the sequence spaces agree; the qdisc within
+    /// each socket's own invariants; for each connection, bytes written equal bytes delivered
+    /// plus bytes still queued at the sender, and the sequence spaces agree; the qdisc within
     /// its limit.
     pub fn check_invariants(&self) {
         for s in &self.socks {
