@@ -115,8 +115,8 @@ pub fn build(w: &mut World) {
             AppKind::TcpStream => (Role::StreamSender, Role::StreamReceiver),
             AppKind::Pingpong => (Role::PingpongClient, Role::PingpongServer),
         };
-        let cores_a = w.hosts[a_host as usize].cpu.busy_until_ns.len() as u32;
-        let cores_b = w.hosts[b_host as usize].cpu.busy_until_ns.len() as u32;
+        let cores_a = w.hosts[a_host as usize].cpu.cores() as u32;
+        let cores_b = w.hosts[b_host as usize].cpu.cores() as u32;
         // On loopback both ends share the host: give them different cores.
         let core_b = if a_host == b_host {
             (flow * 2 + 1) % cores_b
@@ -330,14 +330,23 @@ pub fn step(w: &mut World, a: u32) {
     if w.socks[sk as usize].state != TcpState::Established {
         return; // tcp_finish_connect wakes it
     }
-    let core_free = w.hosts[app.host as usize].cpu.busy_until_ns[app.core as usize];
+    let core_free = w.hosts[app.host as usize]
+        .cpu
+        .core(app.core as usize)
+        .busy_until_ns;
     if core_free > now {
         // The core is busy (softirq work, or this thread's own last call): run when it frees.
         w.schedule(core_free, Event::App(a));
         return;
     }
     let app = &mut w.apps[a as usize];
-    app.sleeping = false;
+    if app.sleeping {
+        // Woken from a sleep: the switch back in.
+        app.sleeping = false;
+        let c = w.costs(w.apps[a as usize].host).ctx_switch_ns;
+        w.charge(sk, c);
+    }
+    let app = &mut w.apps[a as usize];
     if app.started_ns.is_none() {
         app.started_ns = Some(now);
         let tp = &w.socks[sk as usize];
@@ -354,33 +363,27 @@ pub fn step(w: &mut World, a: u32) {
     }
 }
 
-/// Charge the cost of a system call to the application's core and schedule its next step
-/// when the core is free again (plus the application's think time).
-fn after_syscall(w: &mut World, a: u32, cost_ns: u64, think_ns: u64) {
+/// After a system call: the next one starts when the application's core is free again (the
+/// call's own cost and any softirq work charged meanwhile), plus the think time.
+fn after_syscall(w: &mut World, a: u32, think_ns: u64) {
     let now = w.now_ns;
     let app = &w.apps[a as usize];
-    let (host, core) = (app.host, app.core);
-    let end = w.hosts[host as usize].cpu.charge(core, now, cost_ns);
-    w.apps[a as usize].cpu_ns += cost_ns;
-    w.schedule(end + think_ns, Event::App(a));
+    let free = w.hosts[app.host as usize]
+        .cpu
+        .core(app.core as usize)
+        .busy_until_ns;
+    w.schedule(free.max(now) + think_ns, Event::App(a));
 }
 
 /// The thread goes to sleep in a system call (woken by `sk_stream_write_space` or
-/// `sk_data_ready`).
-fn sleep(w: &mut World, a: u32, cost_ns: u64) {
-    let now = w.now_ns;
+/// `sk_data_ready`): a voluntary context switch.
+fn sleep(w: &mut World, a: u32) {
     let app = &mut w.apps[a as usize];
     app.sleeping = true;
     app.voluntary_ctxt_switches += 1;
-    app.cpu_ns += cost_ns;
-    let (host, core) = (app.host, app.core);
-    w.hosts[host as usize].cpu.charge(core, now, cost_ns);
-}
-
-/// Interim per-call cost until the CPU cost model lands: a fixed system-call cost plus the
-/// copy. Stated so a reader can see it is not tuned: 1 µs per call, 0.1 ns per byte.
-fn syscall_cost_ns(bytes: u64) -> u64 {
-    1_000 + bytes / 10
+    let (sk, host) = (app.sk, app.host);
+    let c = w.costs(host).ctx_switch_ns;
+    w.charge(sk, c);
 }
 
 fn stream_send(w: &mut World, a: u32) {
@@ -403,23 +406,18 @@ fn stream_send(w: &mut World, a: u32) {
     }
     let (size, more) = (app.send_left, app.send_more);
     let outcome = tcp::tcp_sendmsg_locked(w, sk, size, more, resumed);
-    let cost = if resumed {
-        size / 10
-    } else {
-        syscall_cost_ns(size)
-    };
     match outcome {
         SendOutcome::Done => {
             let app = &mut w.apps[a as usize];
             app.bytes_written += size;
             app.send_left = 0;
-            after_syscall(w, a, cost, cfg.app.interval_ns);
+            after_syscall(w, a, cfg.app.interval_ns);
         }
         SendOutcome::Blocked { copied } => {
             let app = &mut w.apps[a as usize];
             app.bytes_written += copied;
             app.send_left -= copied;
-            sleep(w, a, cost);
+            sleep(w, a);
         }
     }
 }
@@ -438,9 +436,9 @@ fn stream_recv(w: &mut World, a: u32) {
                 let sender = w.socks[w.socks[sk as usize].peer as usize].app;
                 w.apps[sender as usize].finished_ns = Some(now);
             }
-            after_syscall(w, a, syscall_cost_ns(n), 0);
+            after_syscall(w, a, 0);
         }
-        None => sleep(w, a, syscall_cost_ns(0)),
+        None => sleep(w, a),
     }
 }
 
@@ -459,23 +457,37 @@ fn pingpong(w: &mut World, a: u32) {
         let n = cfg.app.n_chunk;
         let chunk = cfg.app.send_bytes / n;
         let idx = app.chunk;
-        let size = if idx + 1 == n {
-            cfg.app.send_bytes - chunk * (n - 1)
-        } else {
-            chunk
-        };
         let last = idx + 1 == n;
-        let more = cfg.app.msg_more && !last;
-        if idx == 0 && cfg.app.cork {
+        let resumed = app.send_left > 0;
+        if !resumed {
+            app.send_left = if last {
+                cfg.app.send_bytes - chunk * (n - 1)
+            } else {
+                chunk
+            };
+            app.send_more = cfg.app.msg_more && !last;
+        }
+        let (size, more) = (app.send_left, app.send_more);
+        if idx == 0 && !resumed && cfg.app.cork {
             tcp::tcp_sock_set_cork(w, sk, true);
         }
-        let outcome = tcp::tcp_sendmsg_locked(w, sk, size, more, false);
-        assert_eq!(outcome, SendOutcome::Done, "ping-pong writes are small");
+        match tcp::tcp_sendmsg_locked(w, sk, size, more, resumed) {
+            SendOutcome::Blocked { copied } => {
+                // A small send buffer (SO_SNDBUF) can fill even with tiny writes.
+                let app = &mut w.apps[a as usize];
+                app.bytes_written += copied;
+                app.send_left -= copied;
+                sleep(w, a);
+                return;
+            }
+            SendOutcome::Done => {}
+        }
         if last && cfg.app.cork {
             tcp::tcp_sock_set_cork(w, sk, false);
         }
         let app = &mut w.apps[a as usize];
         app.bytes_written += size;
+        app.send_left = 0;
         app.chunk += 1;
         if last {
             app.chunk = 0;
@@ -485,7 +497,7 @@ fn pingpong(w: &mut World, a: u32) {
                 app.round += 1; // the client's round ends with its reply
             }
         }
-        after_syscall(w, a, syscall_cost_ns(size), 0);
+        after_syscall(w, a, 0);
         return;
     }
     if app.to_read == 0 {
@@ -503,8 +515,8 @@ fn pingpong(w: &mut World, a: u32) {
                     app.round += 1; // the server's round ends when the reply is read
                 }
             }
-            after_syscall(w, a, syscall_cost_ns(n), 0);
+            after_syscall(w, a, 0);
         }
-        None => sleep(w, a, syscall_cost_ns(0)),
+        None => sleep(w, a),
     }
 }

@@ -660,6 +660,15 @@ pub static KEYS: &[KeyDef] = &[
         default: |_| int(8),
     },
     KeyDef {
+        name: "cpu.speed_percent",
+        group: Group::Cpu,
+        kind: Kind::Int { min: 10, max: 1000 },
+        since: None,
+        per_host: true,
+        doc: "Speed of the host's CPUs relative to the machine the cost table was measured on (200 = every operation takes half as long)",
+        default: |_| int(100),
+    },
+    KeyDef {
         name: "cpu.model",
         group: Group::Cpu,
         kind: Kind::Choice(&["reference", "free"]),

@@ -106,7 +106,6 @@ pub fn result_of(w: &sim::World) -> RunResult {
     let elapsed_s = elapsed_ns as f64 / 1e9;
     let mut hosts = BTreeMap::new();
     for (i, h) in w.hosts.iter().enumerate() {
-        let busy: u64 = h.cpu.busy_ns.iter().sum();
         hosts.insert(
             h.name.clone(),
             HostResult {
@@ -126,11 +125,8 @@ pub fn result_of(w: &sim::World) -> RunResult {
                     qdisc::Qdisc::Noqueue => None,
                     ref q => Some(q.stats()),
                 },
-                cpus_utilized: if elapsed_ns > 0 {
-                    busy as f64 / elapsed_ns as f64
-                } else {
-                    0.0
-                },
+                cpus_utilized: h.cpu.utilization(elapsed_ns),
+                nic: (!w.cfg.link.loopback).then(|| h.dev.stats()),
             },
         );
     }

@@ -47,6 +47,8 @@ pub struct HostResult {
     pub tcp_mem_pages_avg: f64,
     /// `tc -s qdisc` of the host's device, when it has a qdisc.
     pub qdisc: Option<QdiscStats>,
+    /// The device's `ethtool -S`-like counters and BQL state (none on loopback).
+    pub nic: Option<crate::dev::NicStats>,
     /// Busy fraction of the host's CPUs over the run, 0..1 per core summed (like `perf stat`'s
     /// "CPUs utilized").
     pub cpus_utilized: f64,

@@ -736,6 +736,8 @@ pub struct NicConfig {
 #[derive(Clone, Debug)]
 pub struct CpuConfig {
     pub cores: u32,
+    /// 100 = the measured machine; 200 = twice as fast.
+    pub speed_percent: u32,
     /// CPU work costs time (`reference`) or is free (`free`).
     pub costs: bool,
 }
@@ -844,6 +846,7 @@ impl HostConfig {
             },
             cpu: CpuConfig {
                 cores: g.int("cpu.cores") as u32,
+                speed_percent: g.int("cpu.speed_percent") as u32,
                 costs: g.str("cpu.model") == "reference",
             },
         }

@@ -18,6 +18,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::sync::Arc;
 
 use crate::app::{self, App};
+use crate::cpu::{Cpu, CpuCosts};
 use crate::dev::{DevConfig, DevOut, DevParams, DevTimer, NetDevice};
 use crate::mib::{Mib, Mibs};
 use crate::qdisc::Qdisc;
@@ -154,7 +155,7 @@ impl World {
         for (i, hc) in cfg.hosts.iter().enumerate() {
             let hc = Arc::new(hc.clone());
             let qdisc = make_qdisc(&cfg, &hc);
-            let dev = NetDevice::with_params(
+            let mut dev = NetDevice::with_params(
                 i as u16,
                 DevConfig {
                     loopback: cfg.link.loopback,
@@ -174,6 +175,7 @@ impl World {
                 },
                 qdisc,
             );
+            dev.costs = host_costs(&hc);
             let link_out = if cfg.link.loopback {
                 None
             } else {
@@ -187,7 +189,7 @@ impl World {
             };
             hosts.push(Host {
                 name: hc.name.clone(),
-                cpu: Cpu::new(hc.cpu.cores, hc.cpu.costs),
+                cpu: Cpu::new(hc.cpu.cores as usize, host_costs(&hc)),
                 cfg: hc,
                 dev,
                 mib: Mibs::default(),
@@ -281,6 +283,25 @@ impl World {
         splitmix(&mut self.rng) % n.max(1)
     }
 
+    /// The CPU cost table of a host.
+    pub fn costs(&self, host: u16) -> &CpuCosts {
+        &self.hosts[host as usize].cpu.costs
+    }
+
+    /// Charge `cost_ns` of kernel work done for socket `sk` to the core of the application
+    /// that owns it (its softirq work lands there too, as with XPS/RFS steering), and to that
+    /// application's CPU time.
+    pub fn charge(&mut self, sk: SockId, cost_ns: u64) {
+        if cost_ns == 0 {
+            return;
+        }
+        let (host, app) = (self.socks[sk as usize].host, self.socks[sk as usize].app);
+        let core = self.apps[app as usize].core as usize;
+        let now = self.now_ns;
+        self.hosts[host as usize].cpu.charge(core, now, cost_ns);
+        self.apps[app as usize].cpu_ns += cost_ns;
+    }
+
     pub fn mib(&mut self, host: u16) -> &mut Mibs {
         &mut self.hosts[host as usize].mib
     }
@@ -331,7 +352,7 @@ impl World {
                 self.hosts[h as usize]
                     .dev
                     .on_timer(timer, now, &mut out, &mut self.trace);
-                self.handle_dev_out(h, &mut out);
+                self.handle_dev_out(h, &mut out, None);
                 self.dev_out.0 = out;
             }
             Event::Delack(sk) => tcp_timer::tcp_delack_timer(self, sk),
@@ -363,15 +384,16 @@ impl World {
         let mut out = std::mem::take(&mut self.dev_out.0);
         out.clear();
         let now = self.now_ns;
+        let sk = pkt.sk;
         self.hosts[host as usize]
             .dev
             .dev_queue_xmit(pkt, now, &mut out, &mut self.trace);
-        self.handle_dev_out(host, &mut out);
+        self.handle_dev_out(host, &mut out, Some(sk));
         self.dev_out.0 = out;
     }
 
     /// Carry out what a device asked for.
-    fn handle_dev_out(&mut self, host: u16, out: &mut DevOut) {
+    fn handle_dev_out(&mut self, host: u16, out: &mut DevOut, charge_to: Option<SockId>) {
         // fq saw these sockets: TCP now leaves pacing to the qdisc (SK_PACING_FQ) and stamps
         // departure times (EDT) for it.
         for sk in out.sk_pacing_fq.drain(..) {
@@ -398,14 +420,25 @@ impl World {
             self.warn_drop(&pkt, &format!("the qdisc ({why:?})"));
             self.skb_free(pkt);
         }
+        let charge_to = charge_to.or_else(|| {
+            out.completed
+                .first()
+                .map(|p| p.sk)
+                .filter(|&sk| sk != NO_SOCK)
+        });
         for pkt in out.completed.drain(..) {
             self.skb_free(pkt);
         }
         if out.cpu_ns > 0 {
-            let now = self.now_ns;
-            self.hosts[host as usize]
-                .cpu
-                .charge_softirq(now, out.cpu_ns);
+            // The device work runs in the context of the flow it served (transmit path), or of
+            // the interrupt that completed its packets (charged to that flow's core).
+            match charge_to {
+                Some(sk) if sk != NO_SOCK => self.charge(sk, out.cpu_ns),
+                _ => {
+                    let now = self.now_ns;
+                    self.hosts[host as usize].cpu.charge(0, now, out.cpu_ns);
+                }
+            }
         }
     }
 
@@ -608,6 +641,14 @@ fn make_qdisc(cfg: &Config, hc: &HostConfig) -> Qdisc {
     }
 }
 
+/// The cost table of a host: the measured table scaled by `cpu.speed_percent`, or nothing.
+fn host_costs(hc: &HostConfig) -> CpuCosts {
+    if !hc.cpu.costs {
+        return CpuCosts::FREE;
+    }
+    CpuCosts::MEASURED_6_18_VM.scaled(100, hc.cpu.speed_percent as u64)
+}
+
 /// splitmix64: the run's only source of randomness.
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -615,37 +656,4 @@ fn splitmix(state: &mut u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
-}
-
-/// CPU cores of a host (interim model until the cost model lands): each core is busy until
-/// some instant; work charged to a busy core starts when it frees.
-#[derive(Clone, Debug)]
-pub struct Cpu {
-    pub busy_until_ns: Vec<u64>,
-    pub busy_ns: Vec<u64>,
-    pub costs: bool,
-}
-
-impl Cpu {
-    pub fn new(cores: u32, costs: bool) -> Cpu {
-        Cpu {
-            busy_until_ns: vec![0; cores as usize],
-            busy_ns: vec![0; cores as usize],
-            costs,
-        }
-    }
-
-    /// Run `cost_ns` of work on `core` no earlier than `now_ns`; returns when it ends.
-    pub fn charge(&mut self, core: u32, now_ns: u64, cost_ns: u64) -> u64 {
-        let c = core as usize % self.busy_until_ns.len();
-        let start = self.busy_until_ns[c].max(now_ns);
-        self.busy_until_ns[c] = start + cost_ns;
-        self.busy_ns[c] += cost_ns;
-        start + cost_ns
-    }
-
-    /// Softirq work not tied to an application: charged to core 0.
-    pub fn charge_softirq(&mut self, now_ns: u64, cost_ns: u64) {
-        self.charge(0, now_ns, cost_ns);
-    }
 }

@@ -48,6 +48,9 @@ pub fn tcp_sendmsg_locked(
     let host = w.socks[sk as usize].host;
     if !resumed {
         w.emit(host, sk, || Ev::SendmsgCall { size, msg_more });
+        let c = w.costs(host);
+        let cost = c.syscall_ns + c.sendmsg_ns;
+        w.charge(sk, cost);
     }
     let (mss_now, size_goal) = tcp_send_mss(&mut w.socks[sk as usize]);
     let mut copied = 0u64;
@@ -85,6 +88,8 @@ pub fn tcp_sendmsg_locked(
             tcp_skb_entail(tp, skb);
             copy = size_goal as i64;
             new_skb = true;
+            let c = w.costs(host).skb_alloc_ns;
+            w.charge(sk, c);
         }
         let tp = &mut w.socks[sk as usize];
         let copy = (copy as u64).min(remaining) as u32;
@@ -105,6 +110,8 @@ pub fn tcp_sendmsg_locked(
         tp.write_seq += copy as u64;
         copied += copy as u64;
         remaining -= copy as u64;
+        let c = w.costs(host).copy_from_user_ns(copy as u64);
+        w.charge(sk, c);
         let goal = size_goal;
         w.emit(host, sk, || Ev::SendmsgCopy {
             skb: skb_id,
@@ -268,6 +275,9 @@ pub fn tcp_push(
 ///   it changes where, not whether, the same ACK decisions are made; visible effect: none on
 ///   the counters the model reports.
 pub fn tcp_recvmsg(w: &mut World, sk: SockId, len: u64) -> Option<u64> {
+    let host = w.socks[sk as usize].host;
+    let c = w.costs(host).syscall_ns;
+    w.charge(sk, c);
     let tp = &mut w.socks[sk as usize];
     let available = tp.rcv_nxt - tp.copied_seq;
     if available == 0 {
@@ -284,8 +294,10 @@ pub fn tcp_recvmsg(w: &mut World, sk: SockId, len: u64) -> Option<u64> {
         tp.receive_queue.pop_front();
         tp.sk_rmem_alloc -= ts;
     }
-    let host = tp.host;
     w.emit(host, sk, || Ev::Recvmsg { bytes: n });
+    let c = w.costs(host);
+    let cost = c.recvmsg_ns + c.copy_to_user_ns(n);
+    w.charge(sk, cost);
     crate::tcp_input::tcp_rcv_space_adjust(w, sk);
     tcp_cleanup_rbuf(w, sk, n);
     Some(n)

@@ -37,6 +37,14 @@ pub fn tcp_v4_rcv(w: &mut World, sk: SockId, pkt: Packet) {
         1
     };
     w.mib(host).add(Mib::TcpInSegs, segs);
+    // The receive softirq: an ACK through tcp_ack, or a (GRO'd) data skb and its segments.
+    let c = w.costs(host);
+    let cost = if pkt.payload_len() == 0 {
+        c.ack_rcv_ns
+    } else {
+        c.rx_skb_ns + c.rx_seg_ns * pkt.gso_segs.max(1) as u64
+    };
+    w.charge(sk, cost);
     match w.socks[sk as usize].state {
         TcpState::Closed => {}
         TcpState::SynSent => tcp_rcv_synsent_state_process(w, sk, &pkt),
@@ -500,6 +508,7 @@ fn tcp_ack(w: &mut World, sk: SockId, pkt: &Packet, with_data: bool) {
     let mut acked_pcount = 0u32;
     let mut first_ackt: Option<u64> = None;
     let mut freed = false;
+    let mut freed_skbs = 0u64;
     while let Some(skb) = tp.rtx_queue.front_mut() {
         if skb.end_seq <= ack {
             let skb = tp.rtx_queue.pop_front().unwrap();
@@ -510,6 +519,7 @@ fn tcp_ack(w: &mut World, sk: SockId, pkt: &Packet, with_data: bool) {
                 first_ackt.get_or_insert(skb.tstamp_ns);
             }
             freed = true;
+            freed_skbs += 1;
         } else if skb.seq < ack {
             // tcp_trim_head: a TSO skb partly acknowledged.
             let trimmed = (ack - skb.seq) as u32;
@@ -539,6 +549,9 @@ fn tcp_ack(w: &mut World, sk: SockId, pkt: &Packet, with_data: bool) {
     if freed {
         tp.queue_shrunk = true;
     }
+    let c = w.costs(host).rtx_free_ns * freed_skbs;
+    w.charge(sk, c);
+    let tp = &mut w.socks[sk as usize];
     let acked_bytes = ack - prior_snd_una;
     tp.bytes_acked += acked_bytes;
     if let Some(t) = first_ackt {

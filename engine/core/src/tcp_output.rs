@@ -607,6 +607,9 @@ fn tso_fragment(w: &mut World, sk: SockId, idx: usize, len: u32, mss_now: u32) {
     let (old, new_id, rest) = (skb.id, id, nlen as u64);
     tp.sk_wmem_queued += head_ts as u64;
     tp.write_queue.insert(idx + 1, buff);
+    let c = w.costs(host);
+    let cost = c.tso_fragment_ns + c.skb_alloc_ns;
+    w.charge(sk, cost);
     w.emit(host, sk, || Ev::Fragment {
         skb: old,
         new_skb: new_id,
@@ -690,6 +693,8 @@ fn tcp_transmit_skb(w: &mut World, sk: SockId, _mss_now: u32) {
         },
         pcount as u64,
     );
+    let c = w.costs(host).tcp_xmit_ns;
+    w.charge(sk, c);
     let len = (hdr + payload) as u64;
     w.emit(host, sk, || Ev::Xmit {
         skb: skb_id,
@@ -833,6 +838,12 @@ pub fn tcp_send_ack(w: &mut World, sk: SockId, reason: AckReason) {
     let (host, ack) = (tp.host, tp.rcv_nxt);
     tcp_event_ack_sent(w, sk, 0);
     w.mib(host).inc(Mib::TcpOutSegs);
+    // __tcp_send_ack's own work; the device charges its part when the ACK goes through it.
+    let c = w.costs(host);
+    let cost = c
+        .ack_xmit_ns
+        .saturating_sub(c.dev_xmit_ns + c.qdisc_ns + c.driver_xmit_ns);
+    w.charge(sk, cost);
     w.emit(host, sk, || Ev::AckXmit {
         pkt: pkt_id,
         ack,
