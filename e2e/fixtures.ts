@@ -25,7 +25,7 @@ export const ENGINE_DIR = fileURLToPath(new URL('../engine/', import.meta.url));
  */
 export function nativeRun(scenarioPath: string): RunResult {
   const file = fileURLToPath(new URL(`../${scenarioPath}`, import.meta.url));
-  const json = execFileSync(`${ENGINE_DIR}target/release/sendpath`, ['run', file, '--json'], {
+  const json = execFileSync(`${ENGINE_DIR}target/e2e/sendpath`, ['run', file, '--json'], {
     encoding: 'utf8',
     timeout: 120_000,
     stdio: ['ignore', 'pipe', 'inherit'],
