@@ -330,6 +330,8 @@ pub fn step(w: &mut World, a: u32) {
     if w.socks[sk as usize].state != TcpState::Established {
         return; // tcp_finish_connect wakes it
     }
+    w.flush_charges();
+    let app = &w.apps[a as usize];
     let core_free = w.hosts[app.host as usize]
         .cpu
         .core(app.core as usize)
@@ -366,6 +368,7 @@ pub fn step(w: &mut World, a: u32) {
 /// After a system call: the next one starts when the application's core is free again (the
 /// call's own cost and any softirq work charged meanwhile), plus the think time.
 fn after_syscall(w: &mut World, a: u32, think_ns: u64) {
+    w.flush_charges();
     let now = w.now_ns;
     let app = &w.apps[a as usize];
     let free = w.hosts[app.host as usize]
@@ -387,12 +390,12 @@ fn sleep(w: &mut World, a: u32) {
 }
 
 fn stream_send(w: &mut World, a: u32) {
-    let cfg = Arc::clone(&w.cfg);
+    let app_cfg = w.cfg.app;
     let app = &mut w.apps[a as usize];
     let sk = app.sk;
     let resumed = app.send_left > 0;
     if !resumed {
-        let total = cfg.app.bytes;
+        let total = app_cfg.bytes;
         if total > 0 && app.bytes_written >= total {
             return; // done writing; finished when the receiver has read everything
         }
@@ -401,7 +404,7 @@ fn stream_send(w: &mut World, a: u32) {
         } else {
             u64::MAX
         };
-        app.send_left = cfg.app.write_size_bytes.min(left_total);
+        app.send_left = app_cfg.write_size_bytes.min(left_total);
         app.send_more = false;
     }
     let (size, more) = (app.send_left, app.send_more);
@@ -411,7 +414,7 @@ fn stream_send(w: &mut World, a: u32) {
             let app = &mut w.apps[a as usize];
             app.bytes_written += size;
             app.send_left = 0;
-            after_syscall(w, a, cfg.app.interval_ns);
+            after_syscall(w, a, app_cfg.interval_ns);
         }
         SendOutcome::Blocked { copied } => {
             let app = &mut w.apps[a as usize];
@@ -423,14 +426,14 @@ fn stream_send(w: &mut World, a: u32) {
 }
 
 fn stream_recv(w: &mut World, a: u32) {
-    let cfg = Arc::clone(&w.cfg);
+    let app_cfg = w.cfg.app;
     let sk = w.apps[a as usize].sk;
-    match tcp::tcp_recvmsg(w, sk, cfg.app.read_size_bytes) {
+    match tcp::tcp_recvmsg(w, sk, app_cfg.read_size_bytes) {
         Some(n) => {
             let now = w.now_ns;
             let app = &mut w.apps[a as usize];
             app.bytes_read += n;
-            if cfg.app.bytes > 0 && app.bytes_read >= cfg.app.bytes {
+            if app_cfg.bytes > 0 && app.bytes_read >= app_cfg.bytes {
                 app.finished_ns = Some(now);
                 // The sender is done too once its peer has read everything.
                 let sender = w.socks[w.socks[sk as usize].peer as usize].app;
@@ -445,30 +448,30 @@ fn stream_recv(w: &mut World, a: u32) {
 /// The article's loop: the server sends `send_bytes` in `n_chunk` writes and then reads as
 /// many; the client reads first, then replies; `rounds` times.
 fn pingpong(w: &mut World, a: u32) {
-    let cfg = Arc::clone(&w.cfg);
+    let app_cfg = w.cfg.app;
     let now = w.now_ns;
     let sk = w.apps[a as usize].sk;
     let app = &mut w.apps[a as usize];
-    if app.round >= cfg.app.rounds {
+    if app.round >= app_cfg.rounds {
         app.finished_ns = Some(now);
         return;
     }
     if app.sending {
-        let n = cfg.app.n_chunk;
-        let chunk = cfg.app.send_bytes / n;
+        let n = app_cfg.n_chunk;
+        let chunk = app_cfg.send_bytes / n;
         let idx = app.chunk;
         let last = idx + 1 == n;
         let resumed = app.send_left > 0;
         if !resumed {
             app.send_left = if last {
-                cfg.app.send_bytes - chunk * (n - 1)
+                app_cfg.send_bytes - chunk * (n - 1)
             } else {
                 chunk
             };
-            app.send_more = cfg.app.msg_more && !last;
+            app.send_more = app_cfg.msg_more && !last;
         }
         let (size, more) = (app.send_left, app.send_more);
-        if idx == 0 && !resumed && cfg.app.cork {
+        if idx == 0 && !resumed && app_cfg.cork {
             tcp::tcp_sock_set_cork(w, sk, true);
         }
         match tcp::tcp_sendmsg_locked(w, sk, size, more, resumed) {
@@ -482,7 +485,7 @@ fn pingpong(w: &mut World, a: u32) {
             }
             SendOutcome::Done => {}
         }
-        if last && cfg.app.cork {
+        if last && app_cfg.cork {
             tcp::tcp_sock_set_cork(w, sk, false);
         }
         let app = &mut w.apps[a as usize];
@@ -492,7 +495,7 @@ fn pingpong(w: &mut World, a: u32) {
         if last {
             app.chunk = 0;
             app.sending = false;
-            app.to_read = cfg.app.send_bytes;
+            app.to_read = app_cfg.send_bytes;
             if app.role == Role::PingpongClient {
                 app.round += 1; // the client's round ends with its reply
             }
@@ -501,7 +504,7 @@ fn pingpong(w: &mut World, a: u32) {
         return;
     }
     if app.to_read == 0 {
-        app.to_read = cfg.app.send_bytes;
+        app.to_read = app_cfg.send_bytes;
     }
     let want = app.to_read;
     match tcp::tcp_recvmsg(w, sk, want) {

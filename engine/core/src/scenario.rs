@@ -633,7 +633,7 @@ pub enum AppKind {
     Pingpong,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct AppConfig {
     pub kind: AppKind,
     pub flows: u32,

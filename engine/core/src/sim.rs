@@ -137,6 +137,8 @@ pub struct World {
     pub events: u64,
     pub warnings: Vec<String>,
     dev_out: Scratch,
+    /// CPU work of the current event not yet applied: (socket, ns).
+    charge_acc: Option<(SockId, u64)>,
     /// Interval between memory samples, ns.
     pub sample_ns: u64,
 }
@@ -217,6 +219,7 @@ impl World {
             events: 0,
             warnings: cfg.warnings.clone(),
             dev_out: Scratch::default(),
+            charge_acc: None,
             sample_ns: 10_000_000,
             cfg,
         };
@@ -291,15 +294,34 @@ impl World {
     /// Charge `cost_ns` of kernel work done for socket `sk` to the core of the application
     /// that owns it (its softirq work lands there too, as with XPS/RFS steering), and to that
     /// application's CPU time.
+    ///
+    /// Work charged during one event is summed and applied when the event ends (or before
+    /// anyone reads a core's state): all of it is ready at the same instant, so the sum starts
+    /// when the single charges would have.
+    #[inline]
     pub fn charge(&mut self, sk: SockId, cost_ns: u64) {
         if cost_ns == 0 {
             return;
         }
-        let (host, app) = (self.socks[sk as usize].host, self.socks[sk as usize].app);
-        let core = self.apps[app as usize].core as usize;
-        let now = self.now_ns;
-        self.hosts[host as usize].cpu.charge(core, now, cost_ns);
-        self.apps[app as usize].cpu_ns += cost_ns;
+        match &mut self.charge_acc {
+            Some((s, c)) if *s == sk => *c += cost_ns,
+            Some(_) => {
+                self.flush_charges();
+                self.charge_acc = Some((sk, cost_ns));
+            }
+            None => self.charge_acc = Some((sk, cost_ns)),
+        }
+    }
+
+    /// Apply the CPU work accumulated by [`World::charge`].
+    pub fn flush_charges(&mut self) {
+        if let Some((sk, cost_ns)) = self.charge_acc.take() {
+            let (host, app) = (self.socks[sk as usize].host, self.socks[sk as usize].app);
+            let core = self.apps[app as usize].core as usize;
+            let now = self.now_ns;
+            self.hosts[host as usize].cpu.charge(core, now, cost_ns);
+            self.apps[app as usize].cpu_ns += cost_ns;
+        }
     }
 
     pub fn mib(&mut self, host: u16) -> &mut Mibs {
@@ -320,6 +342,7 @@ impl World {
             self.now_ns = t;
             self.events += 1;
             self.dispatch(ev);
+            self.flush_charges();
             if self.apps.iter().all(|a| a.finished_ns.is_some()) {
                 break;
             }
@@ -593,6 +616,7 @@ impl World {
                 self.now_ns = t;
                 self.events += 1;
                 self.dispatch(ev);
+                self.flush_charges();
                 true
             }
             _ => false,
