@@ -4,6 +4,7 @@
 //! sendpath run FILE [--variant NAME] [--set KEY=VALUE]... [--json]
 //! sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
 //! sendpath bench [FILE] [--set KEY=VALUE]... [--variant NAME]
+//! sendpath compare FILE [--set KEY=VALUE]...
 //! sendpath keys
 //! sendpath --version
 //! ```
@@ -19,6 +20,7 @@ const USAGE: &str = "usage:
   sendpath run FILE [--variant NAME] [--set KEY=VALUE]... [--json]
   sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
   sendpath bench [FILE] [--variant NAME] [--set KEY=VALUE]...
+  sendpath compare FILE [--set KEY=VALUE]...   (model vs the source document's numbers)
   sendpath keys
   sendpath --version";
 
@@ -172,6 +174,60 @@ fn run(mut args: Args) -> Result<(), String> {
             println!("sim/wall ratio   {:.3}", r.elapsed_s / wall);
             Ok(())
         }
+        "compare" => {
+            let file = args.file.ok_or("compare needs a scenario FILE")?;
+            let src = read(&file)?;
+            let sc = sendpath_core::Scenario::parse(&src, &file).map_err(|e| e.to_string())?;
+            let source = sc
+                .source
+                .clone()
+                .ok_or_else(|| format!("{file}: has no [source] measurements"))?;
+            println!("{}\n", source.name);
+            println!(
+                "{:<22} {:<26} {:>14} {:>14} {:>9}",
+                "variant", "metric", "source", "model", "model/src"
+            );
+            let mut results = std::collections::BTreeMap::new();
+            for (variant, vals) in &source.values {
+                let mut opts = args.opts.clone();
+                opts.variant = Some(variant.clone());
+                let out = run_source(&src, &file, &opts).map_err(|e| e.to_string())?;
+                for (m, want) in vals {
+                    let got = sendpath_core::metric(&out.result, m).unwrap_or(f64::NAN);
+                    println!(
+                        "{:<22} {:<26} {:>14} {:>14} {:>9.2}",
+                        variant,
+                        m,
+                        fmt_num(*want),
+                        fmt_num(got),
+                        got / want
+                    );
+                }
+                results.insert(variant.clone(), out.result);
+            }
+            for (a, b) in &source.compare {
+                let (va, vb) = (
+                    source.values.iter().find(|(v, _)| v == a),
+                    source.values.iter().find(|(v, _)| v == b),
+                );
+                if let (Some((_, ma)), Some((_, mb))) = (va, vb) {
+                    for (m, sa) in ma {
+                        if let Some((_, sb)) = mb.iter().find(|(n, _)| n == m) {
+                            let ra = sendpath_core::metric(&results[a], m).unwrap_or(f64::NAN);
+                            let rb = sendpath_core::metric(&results[b], m).unwrap_or(f64::NAN);
+                            println!(
+                                "{:<22} {:<26} {:>14} {:>14}",
+                                format!("{a}/{b}"),
+                                m,
+                                format!("{:.3}", sa / sb),
+                                format!("{:.3}", ra / rb)
+                            );
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
         "keys" => {
             for k in sendpath_core::keys::KEYS {
                 println!("{:<34} {:<18} {}", k.name, k.group.name(), k.doc);
@@ -179,6 +235,14 @@ fn run(mut args: Args) -> Result<(), String> {
             Ok(())
         }
         _ => Err(format!("unknown command {}\n{USAGE}", args.cmd)),
+    }
+}
+
+fn fmt_num(x: f64) -> String {
+    if x.fract() == 0.0 || x.abs() >= 1000.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.3}")
     }
 }
 

@@ -60,6 +60,21 @@ pub struct Scenario {
     /// Values for one host: host name -> key -> value.
     pub per_host: BTreeMap<String, BTreeMap<String, Value>>,
     pub variants: Vec<Variant>,
+    /// What the source document measured, per variant (`[source.VARIANT]`), if it says.
+    pub source: Option<Source>,
+}
+
+/// The measurements of the document a scenario reproduces: `[source]` with `name` (and an
+/// optional `url`), and `[source.VARIANT]` tables of `metric = value` (metrics: see
+/// [`crate::metric`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Source {
+    pub name: String,
+    pub url: String,
+    /// variant name -> (metric, value) in file order.
+    pub values: Vec<(String, Vec<(String, f64)>)>,
+    /// Ratios worth comparing, as `"A/B"` variant pairs.
+    pub compare: Vec<(String, String)>,
 }
 
 /// Sections whose entries are `section.entry` keys.
@@ -83,6 +98,7 @@ impl Scenario {
             global: BTreeMap::new(),
             per_host: BTreeMap::new(),
             variants: Vec::new(),
+            source: None,
         };
         for (k, v) in &doc {
             match k.as_str() {
@@ -132,6 +148,7 @@ impl Scenario {
                         sc.per_host.insert(h.clone(), vals);
                     }
                 }
+                "source" => sc.source = Some(parse_source(file, v)?),
                 "variants" => {
                     let vs = v.as_table().ok_or_else(|| {
                         err(
@@ -531,6 +548,70 @@ fn parse_variant(file: &str, name: &str, body: &toml::Value) -> Result<Variant, 
             .push((host.map(str::to_string), key.to_string(), value));
     }
     Ok(v)
+}
+
+fn parse_source(file: &str, v: &toml::Value) -> Result<Source, ScenarioError> {
+    let err = |key: String, message: String| ScenarioError {
+        file: file.into(),
+        key: Some(key),
+        message,
+    };
+    let t = v
+        .as_table()
+        .ok_or_else(|| err("source".into(), "must be a table".into()))?;
+    let mut src = Source {
+        name: String::new(),
+        url: String::new(),
+        values: Vec::new(),
+        compare: Vec::new(),
+    };
+    for (k, v) in t {
+        match (k.as_str(), v) {
+            ("name", toml::Value::String(s)) => src.name = s.clone(),
+            ("url", toml::Value::String(s)) => src.url = s.clone(),
+            ("compare", toml::Value::Array(a)) => {
+                for x in a {
+                    let pair = x.as_str().and_then(|p| p.split_once('/')).ok_or_else(|| {
+                        err(
+                            "source.compare".into(),
+                            "expected \"VARIANT/VARIANT\" strings".into(),
+                        )
+                    })?;
+                    src.compare.push((pair.0.to_string(), pair.1.to_string()));
+                }
+            }
+            (variant, toml::Value::Table(vals)) => {
+                let mut list = Vec::new();
+                for (m, x) in vals {
+                    let x = match x {
+                        toml::Value::Integer(i) => *i as f64,
+                        toml::Value::Float(f) => *f,
+                        _ => {
+                            return Err(err(
+                                format!("source.{variant}.{m}"),
+                                "must be a number".into(),
+                            ))
+                        }
+                    };
+                    if !crate::metric_name_is_valid(m) {
+                        return Err(err(
+                            format!("source.{variant}.{m}"),
+                            "unknown metric; metrics are elapsed_s, throughput_mbit, ctxt_switches, HOST:tcp_mem_pages and HOST:<nstat counter>".into(),
+                        ));
+                    }
+                    list.push((m.clone(), x));
+                }
+                src.values.push((variant.to_string(), list));
+            }
+            _ => {
+                return Err(err(
+                    format!("source.{k}"),
+                    "expected name, url or a table of measurements per variant".into(),
+                ))
+            }
+        }
+    }
+    Ok(src)
 }
 
 fn split_host(k: &str) -> (Option<&str>, &str) {
