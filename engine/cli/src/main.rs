@@ -21,7 +21,7 @@ const USAGE: &str = "usage:
   sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
   sendpath bench [FILE] [--variant NAME] [--set KEY=VALUE]...
   sendpath compare FILE [--set KEY=VALUE]...   (model vs the source document's numbers)
-  sendpath keys
+  sendpath keys [--markdown]
   sendpath --version";
 
 /// The benchmark's default workload: one 10 Gbit/s bulk flow for 20 simulated seconds.
@@ -57,6 +57,7 @@ fn parse_args() -> Result<Args, String> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--json" => a.json = true,
+            "--markdown" => {}
             "--variant" => a.opts.variant = Some(it.next().ok_or("--variant needs a NAME")?),
             "--set" => a.opts.sets.push(it.next().ok_or("--set needs KEY=VALUE")?),
             "--limit" => {
@@ -226,6 +227,13 @@ fn run(mut args: Args) -> Result<(), String> {
                     }
                 }
             }
+            Ok(())
+        }
+        "keys"
+            if args.file.as_deref() == Some("--markdown")
+                || std::env::args().any(|a| a == "--markdown") =>
+        {
+            print!("{}", sendpath_core::keys::markdown_table());
             Ok(())
         }
         "keys" => {

@@ -867,6 +867,62 @@ pub fn keys_json() -> serde_json::Value {
     serde_json::json!({ "kernels": Kernel::ALL.iter().map(|k| k.name()).collect::<Vec<_>>(), "keys": keys })
 }
 
+/// The key table of `docs/scenario-format.md` (between its `keys:begin`/`keys:end` markers),
+/// generated from [`KEYS`]: `sendpath keys --markdown` prints it, a test checks the file.
+pub fn markdown_table() -> String {
+    let mut out = String::new();
+    let mut group = None;
+    let p = Kernel::V6_18.profile();
+    let old = Kernel::V3_14.profile();
+    for k in KEYS {
+        if group != Some(k.group) {
+            group = Some(k.group);
+            out.push_str(&format!("\n### {}\n\n| key | values | default (6.18 / 3.14) | since | per host | meaning |\n|---|---|---|---|---|---|\n", k.group.name()));
+        }
+        let values = match k.kind {
+            Kind::Int { min, max } => format!("{min}..{max}"),
+            Kind::Bool => "0, 1".to_string(),
+            Kind::Choice(c) => c
+                .iter()
+                .map(|c| {
+                    if c.is_empty() {
+                        "\"\"".to_string()
+                    } else {
+                        format!("`{c}`")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            Kind::Triple { min, max } => format!("three of {min}..{max}"),
+        };
+        let d_new = (k.default)(&DefaultCtx {
+            profile: &p,
+            loopback: false,
+        })
+        .render();
+        let d_old = (k.default)(&DefaultCtx {
+            profile: &old,
+            loopback: false,
+        })
+        .render();
+        let default = if d_new == d_old {
+            format!("`{d_new}`")
+        } else {
+            format!("`{d_new}` / `{d_old}`")
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} |\n",
+            k.name,
+            values,
+            default,
+            k.since.map(|(a, b)| format!("{a}.{b}")).unwrap_or_default(),
+            if k.per_host { "yes" } else { "" },
+            k.doc
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -925,5 +981,22 @@ mod tests {
         let k = key("net.ipv4.tcp_autocorking").unwrap();
         assert!(!exists_in(k, Kernel::V3_13));
         assert!(exists_in(k, Kernel::V3_14));
+    }
+
+    #[test]
+    fn the_documented_key_table_is_the_registry() {
+        let doc = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/scenario-format.md"
+        ))
+        .unwrap();
+        let begin =
+            doc.find("<!-- keys:begin -->").expect("begin marker") + "<!-- keys:begin -->".len();
+        let end = doc.find("<!-- keys:end -->").expect("end marker");
+        assert_eq!(
+            doc[begin..end].trim(),
+            markdown_table().trim(),
+            "docs/scenario-format.md is stale: regenerate with `sendpath keys --markdown`"
+        );
     }
 }

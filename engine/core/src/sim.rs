@@ -637,7 +637,10 @@ fn make_qdisc(cfg: &Config, hc: &HostConfig) -> Qdisc {
     let psched_mtu = cfg.link.mtu + 14;
     match q.kind {
         QdiscKind::Noqueue => Qdisc::Noqueue,
-        QdiscKind::PfifoFast => Qdisc::PfifoFast(PfifoFast::new(q.txqueuelen)),
+        QdiscKind::PfifoFast => {
+            let (major, minor) = cfg.kernel.version();
+            Qdisc::PfifoFast(PfifoFast::for_kernel(major, minor, q.txqueuelen))
+        }
         QdiscKind::Fq => {
             let (major, minor) = cfg.kernel.version();
             let mut f = FqConfig::for_kernel(major, minor, psched_mtu, cfg.hz);
