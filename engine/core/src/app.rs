@@ -229,6 +229,7 @@ fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
             | if so.tcp_cork { TCP_NAGLE_CORK } else { 0 },
         sk_sndbuf,
         sk_wmem_queued: 0,
+        sk_forward_alloc: 0,
         sk_wmem_alloc: 1,
         sndbuf_locked,
         rcvbuf_locked,

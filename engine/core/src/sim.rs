@@ -519,14 +519,13 @@ impl World {
         }
     }
 
-    /// TCP memory of a host in pages: the sum over its sockets of `sk_wmem_queued +
-    /// sk_rmem_alloc`, rounded up to pages per socket (`sk_forward_alloc` reserves whole
-    /// pages).
+    /// TCP memory of a host in pages (`tcp_memory_allocated`): what its sockets reserved,
+    /// queued skbs plus `sk_forward_alloc`.
     pub fn tcp_mem_pages(&self, host: u16) -> u64 {
         self.socks
             .iter()
             .filter(|s| s.host == host)
-            .map(|s| s.mem_bytes().div_ceil(4096))
+            .map(|s| s.mem_bytes() / crate::sock::SK_MEM_QUANTUM)
             .sum()
     }
 

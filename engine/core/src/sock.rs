@@ -54,6 +54,8 @@ pub const GSO_MAX_SEGS: u32 = 65_535;
 pub const TCP_RTO_MIN_MS: u64 = 200;
 pub const TCP_RTO_MAX_MS: u64 = 120_000;
 pub const TCP_TIMEOUT_INIT_MS: u64 = 1000;
+/// `SK_MEM_QUANTUM` (`PAGE_SIZE`): the unit of TCP memory accounting.
+pub const SK_MEM_QUANTUM: u64 = 4096;
 /// `SOCK_MIN_SNDBUF` (2 * TCP_SKB_MIN_TRUESIZE = 2 * (2048 + 256)).
 pub const SOCK_MIN_SNDBUF: u64 = 4608;
 pub const SOCK_MIN_RCVBUF: u64 = 2304;
@@ -199,6 +201,9 @@ pub struct TcpSock {
     pub nonagle: u8,
     pub sk_sndbuf: u64,
     pub sk_wmem_queued: u64,
+    /// `sk_forward_alloc`: memory reserved from `tcp_memory_allocated` (whole pages) but not
+    /// used by a queued skb. What `/proc/net/protocols` counts is queued plus this.
+    pub sk_forward_alloc: u64,
     /// `sk_wmem_alloc`: 1 + truesize of this socket's clones below TCP (+2 per pure ACK).
     pub sk_wmem_alloc: u64,
     pub sndbuf_locked: bool,
@@ -372,10 +377,39 @@ impl TcpSock {
         self.snd_cwnd < self.snd_ssthresh
     }
 
-    /// Bytes of memory this socket holds for TCP (`sk_forward_alloc` aside): send and receive
-    /// queues' truesize, what `/proc/net/sockstat` "TCP: mem" sums in pages.
+    /// Bytes this socket has taken from `tcp_memory_allocated`: the send and receive queues'
+    /// truesize plus `sk_forward_alloc`, always whole pages. `/proc/net/sockstat` "TCP: mem"
+    /// and `/proc/net/protocols` sum it over the sockets.
     pub fn mem_bytes(&self) -> u64 {
-        self.sk_wmem_queued + self.sk_rmem_alloc
+        self.sk_wmem_queued + self.sk_rmem_alloc + self.sk_forward_alloc
+    }
+
+    /// `sk_wmem_schedule`/`sk_rmem_schedule` + `sk_mem_charge`: take `size` bytes from
+    /// `sk_forward_alloc`, reserving whole pages (`__sk_mem_schedule`: `sk_mem_pages(size)`)
+    /// when it holds less.
+    ///
+    /// Simplified: the global `tcp_mem` limits never refuse a charge.
+    pub fn sk_mem_charge(&mut self, size: u64) {
+        if self.sk_forward_alloc < size {
+            self.sk_forward_alloc += size.div_ceil(SK_MEM_QUANTUM) * SK_MEM_QUANTUM;
+        }
+        self.sk_forward_alloc -= size;
+    }
+
+    /// `sk_mem_uncharge`: give `size` bytes back to `sk_forward_alloc`. 6.x then reclaims the
+    /// whole pages at once (`sk_mem_reclaim` in `sk_mem_uncharge`); 3.x/4.4 keep them until a
+    /// timer handler reclaims (`tcp_write_timer`, `tcp_delack_timer`), so a busy sender keeps
+    /// its high-water mark.
+    pub fn sk_mem_uncharge(&mut self, size: u64) {
+        self.sk_forward_alloc += size;
+        if self.profile.kernel.at_least(5, 0) {
+            self.sk_mem_reclaim();
+        }
+    }
+
+    /// `sk_mem_reclaim`: return `sk_forward_alloc`'s whole pages.
+    pub fn sk_mem_reclaim(&mut self) {
+        self.sk_forward_alloc %= SK_MEM_QUANTUM;
     }
 
     /// Invariants checked after every event (debug and tests).
@@ -413,6 +447,12 @@ impl TcpSock {
         assert_eq!(
             queued, self.sk_wmem_queued,
             "sk{}: sk_wmem_queued out of sync",
+            self.id
+        );
+        assert_eq!(
+            self.mem_bytes() % SK_MEM_QUANTUM,
+            0,
+            "sk{}: memory accounting not in whole pages",
             self.id
         );
         if let (Some(a), Some(b)) = (self.rtx_queue.back(), self.write_queue.front()) {

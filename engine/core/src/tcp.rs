@@ -107,6 +107,7 @@ pub fn tcp_sendmsg_locked(
         let (skb_id, seq, skb_len, end_seq) =
             (skb.id, skb.end_seq - copy as u64, skb.len(), skb.end_seq);
         tp.sk_wmem_queued += frag as u64;
+        tp.sk_mem_charge(frag as u64);
         tp.write_seq += copy as u64;
         copied += copy as u64;
         remaining -= copy as u64;
@@ -178,6 +179,7 @@ fn wait_for_space(
 /// `tcp_skb_entail`: append a new skb to the write queue and charge its truesize.
 fn tcp_skb_entail(tp: &mut TcpSock, skb: Skb) {
     tp.sk_wmem_queued += skb.truesize as u64;
+    tp.sk_mem_charge(skb.truesize as u64);
     tp.write_queue.push_back(skb);
     // "PUSH only applies to already-queued data."
     tp.nonagle &= !TCP_NAGLE_PUSH;
@@ -293,6 +295,7 @@ pub fn tcp_recvmsg(w: &mut World, sk: SockId, len: u64) -> Option<u64> {
         }
         tp.receive_queue.pop_front();
         tp.sk_rmem_alloc -= ts;
+        tp.sk_mem_uncharge(ts);
     }
     w.emit(host, sk, || Ev::Recvmsg { bytes: n });
     let c = w.costs(host);

@@ -272,6 +272,7 @@ pub fn tcp_rcv_established(w: &mut World, sk: SockId, pkt: &Packet) {
     let tp = &mut w.socks[sk as usize];
     tp.rcv_nxt = pkt.end_seq;
     tp.sk_rmem_alloc += truesize;
+    tp.sk_mem_charge(truesize);
     tp.receive_queue.push_back((pkt.end_seq, truesize));
     let segs = pkt.gso_segs.max(1) as u64;
     w.mib(host).inc(Mib::TcpExtTCPHPHits);
@@ -509,12 +510,14 @@ fn tcp_ack(w: &mut World, sk: SockId, pkt: &Packet, with_data: bool) {
     let mut first_ackt: Option<u64> = None;
     let mut freed = false;
     let mut freed_skbs = 0u64;
+    let mut trimmed_frag = 0u64;
     while let Some(skb) = tp.rtx_queue.front_mut() {
         if skb.end_seq <= ack {
             let skb = tp.rtx_queue.pop_front().unwrap();
             acked_pcount += skb.pcount;
             tp.packets_out -= skb.pcount;
             tp.sk_wmem_queued -= skb.truesize as u64;
+            tp.sk_mem_uncharge(skb.truesize as u64);
             if !skb.retrans {
                 first_ackt.get_or_insert(skb.tstamp_ns);
             }
@@ -529,6 +532,7 @@ fn tcp_ack(w: &mut World, sk: SockId, pkt: &Packet, with_data: bool) {
                 trimmed.min(skb.truesize - tp.profile.skb_alloc_truesize(0).min(skb.truesize));
             skb.truesize -= frag;
             tp.sk_wmem_queued -= frag as u64;
+            trimmed_frag += frag as u64;
             let mss = skb.gso_size.max(1);
             skb.pcount = skb.len().div_ceil(mss).max(1);
             if skb.pcount == 1 {
@@ -545,6 +549,9 @@ fn tcp_ack(w: &mut World, sk: SockId, pkt: &Packet, with_data: bool) {
         } else {
             break;
         }
+    }
+    if trimmed_frag > 0 {
+        tp.sk_mem_uncharge(trimmed_frag);
     }
     if freed {
         tp.queue_shrunk = true;

@@ -606,6 +606,7 @@ fn tso_fragment(w: &mut World, sk: SockId, idx: usize, len: u32, mss_now: u32) {
     tcp_init_tso_segs(skb, mss_now);
     let (old, new_id, rest) = (skb.id, id, nlen as u64);
     tp.sk_wmem_queued += head_ts as u64;
+    tp.sk_mem_charge(head_ts as u64);
     tp.write_queue.insert(idx + 1, buff);
     let c = w.costs(host);
     let cost = c.tso_fragment_ns + c.skb_alloc_ns;

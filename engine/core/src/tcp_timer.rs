@@ -90,6 +90,8 @@ pub fn tcp_write_timer(w: &mut World, sk: SockId) {
         IcskPending::Probe0 => tcp_probe_timer(w, sk),
         IcskPending::None => {}
     }
+    // tcp_write_timer_handler: "out: sk_mem_reclaim(sk);"
+    w.socks[sk as usize].sk_mem_reclaim();
 }
 
 /// `tcp_probe_timer` → `tcp_send_probe0`: send the held head ignoring Nagle and cork.
@@ -184,6 +186,11 @@ pub fn tcp_delack_timer(w: &mut World, sk: SockId) {
     }
     tcp_send_ack(w, sk, AckReason::DelackTimer);
     w.mib(host).inc(Mib::TcpExtDelayedACKs);
+    // tcp_delack_timer_handler: sk_mem_reclaim_partial() (keeps one page).
+    let tp = &mut w.socks[sk as usize];
+    if tp.sk_forward_alloc > SK_MEM_QUANTUM {
+        tp.sk_forward_alloc = (tp.sk_forward_alloc - 1) % SK_MEM_QUANTUM + 1;
+    }
 }
 
 #[cfg(test)]

@@ -53,6 +53,7 @@ pub fn queue_skb(w: &mut World, sk: SockId, len: u32) -> u64 {
     });
     tp.write_seq += len as u64;
     tp.sk_wmem_queued += truesize as u64;
+    tp.sk_mem_charge(truesize as u64);
     id
 }
 
