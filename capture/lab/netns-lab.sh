@@ -24,6 +24,7 @@
 #   smoke                         a 0.5 s small-write run, used by the test suite
 #   samples                       the five samples shipped in public/samples
 # Each writes OUTDIR/EXPERIMENT.jsonl (default OUTDIR: .) and prints the key counters.
+# LAB_RECORD_ARGS adds sendpath-record options to every experiment (e.g. --no-bpf).
 # Needs root, iproute2, gcc; bpftrace optional (counters mode without it).
 
 set -u
@@ -149,11 +150,11 @@ run_experiment() {
 		>"$BUILD/server.out" 2>"$BUILD/server.err" &
 	SRV_PID=$!
 	local client="$BUILD/sp-tcp client -c $addr -p $PORT $cli_args"
-	local note="netns-lab.sh $name: $what. Kernel $(uname -r). Topology: $TOPOLOGY. Server: sp-tcp server -p $PORT $srv_args (in ${srv_ns}). Client (the recorded command): sp-tcp client -c $addr -p $PORT $cli_args. Sender sysctls changed from defaults: $SYSCTL_NOTE. Recorder: sendpath-record -D $SDEV -p $PORT -c sp-tcp $rec_args. Sources: capture/lab/ in the sendpath repository."
+	local note="netns-lab.sh $name: $what. Kernel $(uname -r). Topology: $TOPOLOGY. Server: sp-tcp server -p $PORT $srv_args (in ${srv_ns}). Client (the recorded command): sp-tcp client -c $addr -p $PORT $cli_args. Sender sysctls changed from defaults: $SYSCTL_NOTE. Recorder: sendpath-record -D $SDEV -p $PORT -c sp-tcp $rec_args${LAB_RECORD_ARGS:+ $LAB_RECORD_ARGS}. Sources: capture/lab/ in the sendpath repository."
 	say "$name: recording ($what)"
 	# shellcheck disable=SC2086
 	ip netns exec "$SND" timeout "$EXP_TIMEOUT_S" "$RECORD" -q -o "$out" -D "$SDEV" -p "$PORT" \
-		-c sp-tcp $rec_args --note "$note" -- $client ||
+		-c sp-tcp $rec_args $LAB_RECORD_ARGS --note "$note" -- $client ||
 		die "$name: sendpath-record failed"
 	wait "$SRV_PID"
 	SRV_PID=""
@@ -215,14 +216,14 @@ experiment() {
 	smoke)
 		lab_up_veth 1000 20mbit
 		run_experiment "$name" "128-byte writes for 0.5 s (test-suite smoke run)" \
-			10.77.0.2 "-w stream" "-w stream -s 128 -t 0.5" "-i 100 --max-events 2000 $SMOKE_RECORD_ARGS"
+			10.77.0.2 "-w stream" "-w stream -s 128 -t 0.5" "-i 100 --max-events 2000"
 		;;
 	*) die "unknown experiment '$name' (see -h)" ;;
 	esac
 	cleanup
 }
 
-SMOKE_RECORD_ARGS=${SMOKE_RECORD_ARGS:-}
+LAB_RECORD_ARGS=${LAB_RECORD_ARGS:-} # extra sendpath-record options for every experiment
 for exp in "$@"; do
 	if [ "$exp" = samples ]; then
 		for s in autocork-on autocork-off pingpong-default pingpong-nodelay bulk-40ms; do
