@@ -15,8 +15,13 @@
 # Loopback experiments (the Nagle/delayed-ACK ping-pong) run in a single namespace on `lo`.
 #
 # usage: netns-lab.sh [-o OUTDIR] [-q] EXPERIMENT...
-#   autocork-on, autocork-off     128-byte writes for 1 s through tbf 500mbit burst 16kb, RTT 2 ms,
-#                                 net.ipv4.tcp_autocorking 1 / 0           (f54b3111)
+#   autocork-on, autocork-off     bursts of 32 writes of 128 B every 5 ms for 0.15 s, TCP_NODELAY,
+#                                 through tbf 20mbit burst 1600, RTT 2 ms,
+#                                 net.ipv4.tcp_autocorking 1 / 0             (f54b3111)
+#   autocork-cpu-on, autocork-cpu-off
+#                                 the commit's own workload: 128-byte writes back to back for 1 s
+#                                 (netperf -m 128, Nagle on) through tbf 500mbit burst 16kb; on
+#                                 this lab its packet counts swing with CPU scheduling
 #   pingpong-default, pingpong-nodelay, pingpong-quickack, pingpong-cork, pingpong-msgmore
 #                                 1000 B as 100 writes, 100 rounds, on lo  (zh-TW article)
 #   bulk-40ms                     one 2,000,000-byte write, SO_SNDBUF 1,000,000, RTT 40 ms
@@ -188,11 +193,24 @@ experiment() {
 	autocork-on | autocork-off)
 		local v=1
 		[ "$name" = autocork-off ] && v=0
+		# A burst of small writes finds the previous packet still in tbf (one packet of tokens),
+		# so autocorking holds the rest until tbf lets that packet go (its TX completion on
+		# veth). TCP_NODELAY: with Nagle, the unacked first packet would hold them anyway.
+		lab_up_veth 1000 20mbit 1600
+		ip netns exec "$SND" sysctl -qw net.ipv4.tcp_autocorking=$v
+		SYSCTL_NOTE="net.ipv4.tcp_autocorking=$v"
+		run_experiment "$name" "bursts of 32 writes of 128 bytes every 5 ms for 0.15 s, TCP_NODELAY, with net.ipv4.tcp_autocorking=$v (f54b3111)" \
+			10.77.0.2 "-w stream" "-w stream -s 128 -t 0.15 --nodelay --burst=32 --gap-us=5000" \
+			"-i 50 --events sendmsg,dev,qdisc,tcp --max-events 8000"
+		;;
+	autocork-cpu-on | autocork-cpu-off)
+		local v=1
+		[ "$name" = autocork-cpu-off ] && v=0
 		lab_up_veth 1000 500mbit 16kb
 		ip netns exec "$SND" sysctl -qw net.ipv4.tcp_autocorking=$v
 		SYSCTL_NOTE="net.ipv4.tcp_autocorking=$v"
-		run_experiment "$name" "128-byte writes for 1 s with net.ipv4.tcp_autocorking=$v (f54b3111: netperf TCP_STREAM -m 128)" \
-			10.77.0.2 "-w stream" "-w stream -s 128 -t 1" "-i 100 --max-events 4000"
+		run_experiment "$name" "128-byte writes back to back for 1 s with net.ipv4.tcp_autocorking=$v (f54b3111: netperf TCP_STREAM -m 128)" \
+			10.77.0.2 "-w stream" "-w stream -s 128 -t 1" "-i 100 --events sendmsg,dev,qdisc,tcp --max-events 4000"
 		;;
 	pingpong-default | pingpong-nodelay | pingpong-quickack | pingpong-cork | pingpong-msgmore)
 		local opt="" max=6000
@@ -211,12 +229,12 @@ experiment() {
 		lab_up_veth 20000 ""
 		run_experiment "$name" "one 2,000,000-byte write with SO_SNDBUF 1,000,000 over a 40 ms RTT (605ad7f1: netperf -l -2000000 -- -s 1000000)" \
 			10.77.0.2 "-w stream" "-w stream -s 2000000 -n 2000000 --sndbuf=1000000" \
-			"-i 100 -n $LAB-rcv --max-events 20000"
+			"-i 100 -n $LAB-rcv --events sendmsg,dev,qdisc,tcp --max-events 20000"
 		;;
 	smoke)
 		lab_up_veth 1000 20mbit
 		run_experiment "$name" "128-byte writes for 0.5 s (test-suite smoke run)" \
-			10.77.0.2 "-w stream" "-w stream -s 128 -t 0.5" "-i 100 --max-events 2000"
+			10.77.0.2 "-w stream" "-w stream -s 128 -t 0.5" "-i 100 --events sendmsg,dev,qdisc,tcp --max-events 2000"
 		;;
 	*) die "unknown experiment '$name' (see -h)" ;;
 	esac

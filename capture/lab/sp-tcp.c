@@ -22,7 +22,8 @@
  *   --msg-more       MSG_MORE on every chunk but the last of a round
  *   --sndbuf=BYTES   SO_SNDBUF (the kernel doubles it)
  *   --cc=NAME        TCP_CONGESTION (default cubic)
- *   --gap-us=US      stream: start a write every US microseconds (default: back to back)
+ *   --gap-us=US      stream: start a burst of writes every US microseconds (default: no gaps)
+ *   --burst=N        stream: N writes back to back per burst (default 1)
  *   -T SECONDS       give up after this long (default 60): every run is bounded in time
  *
  * Output: one JSON line on stdout with what was done and how long it took (CLOCK_MONOTONIC).
@@ -54,7 +55,8 @@ struct config {
 	int rounds;           /* pingpong */
 	int nodelay, cork, msg_more, quickack; /* quickack: 0 off, 1 once, 2 every read */
 	int sndbuf;
-	long gap_ns;          /* stream: pace writes this far apart (0 = as fast as possible) */
+	long gap_ns;          /* stream: pace bursts this far apart (0 = as fast as possible) */
+	int burst;            /* stream: writes per burst (default 1) */
 	const char *cc;
 	int timeout_s;
 };
@@ -200,7 +202,7 @@ static void run_stream(int fd, const struct config *c)
 	} else {
 		double next = start;
 		while (c->total ? bytes < c->total : now_s() < end) {
-			if (c->gap_ns) {
+			if (c->gap_ns && calls % c->burst == 0) {
 				next += (double)c->gap_ns / 1e9;
 				wait_until(next);
 			}
@@ -214,9 +216,9 @@ static void run_stream(int fd, const struct config *c)
 	}
 	double elapsed = now_s() - start;
 	printf("{\"tool\":\"sp-tcp\",\"side\":\"%s\",\"workload\":\"stream\",\"write_size\":%lld,"
-	       "\"bytes\":%lld,\"calls\":%lld,\"gap_ns\":%ld,\"no_delay\":%d,\"sndbuf\":%d,\"cc\":\"%s\","
+	       "\"bytes\":%lld,\"calls\":%lld,\"gap_ns\":%ld,\"burst\":%d,\"no_delay\":%d,\"sndbuf\":%d,\"cc\":\"%s\","
 	       "\"elapsed_s\":%.6f,\"throughput_mbit\":%.3f}\n",
-	       c->is_server ? "server" : "client", c->size, bytes, calls, c->gap_ns, c->nodelay, c->sndbuf,
+	       c->is_server ? "server" : "client", c->size, bytes, calls, c->gap_ns, c->burst, c->nodelay, c->sndbuf,
 	       c->cc, elapsed, elapsed > 0 ? (double)bytes * 8 / elapsed / 1e6 : 0.0);
 	free(buf);
 }
@@ -267,7 +269,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: sp-tcp server|client [-c ADDR] -p PORT -w stream|pingpong [-s SIZE] [-n TOTAL]\n"
 		"       [-t SECONDS] [-k CHUNKS] [-r ROUNDS] [-T TIMEOUT_S] [--nodelay] [--cork]\n"
-		"       [--msg-more] [--quickack=once|every] [--sndbuf=BYTES] [--cc=NAME] [--gap-us=US]\n");
+		"       [--msg-more] [--quickack=once|every] [--sndbuf=BYTES] [--cc=NAME] [--gap-us=US]\n"
+		"       [--burst=N]\n");
 	exit(2);
 }
 
@@ -275,7 +278,7 @@ int main(int argc, char **argv)
 {
 	struct config c = { .addr = "0.0.0.0", .port = 0, .workload = "stream", .size = 0,
 			    .seconds = 2, .chunks = 100, .rounds = 100, .cc = "cubic",
-			    .timeout_s = 60 };
+			    .timeout_s = 60, .burst = 1 };
 	if (argc < 2)
 		usage();
 	if (!strcmp(argv[1], "server"))
@@ -286,7 +289,7 @@ int main(int argc, char **argv)
 		{ "nodelay", no_argument, NULL, 'N' },   { "cork", no_argument, NULL, 'C' },
 		{ "msg-more", no_argument, NULL, 'M' },  { "quickack", required_argument, NULL, 'Q' },
 		{ "sndbuf", required_argument, NULL, 'B' }, { "cc", required_argument, NULL, 'G' },
-		{ "gap-us", required_argument, NULL, 'P' },
+		{ "gap-us", required_argument, NULL, 'P' }, { "burst", required_argument, NULL, 'U' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -316,12 +319,13 @@ int main(int argc, char **argv)
 		case 'B': c.sndbuf = atoi(optarg); break;
 		case 'G': c.cc = optarg; break;
 		case 'P': c.gap_ns = (long)(atof(optarg) * 1000); break;
+		case 'U': c.burst = atoi(optarg); break;
 		default: usage();
 		}
 	}
 	if (c.size == 0) /* the experiments' sizes: netperf -m 128, the article's send 1000 */
 		c.size = strcmp(c.workload, "pingpong") ? 128 : 1000;
-	if (c.port <= 0 || c.port > 65535 || c.size <= 0 || c.chunks <= 0 || c.rounds <= 0 ||
+	if (c.port <= 0 || c.port > 65535 || c.size <= 0 || c.chunks <= 0 || c.rounds <= 0 || c.burst <= 0 ||
 	    (strcmp(c.workload, "stream") && strcmp(c.workload, "pingpong")))
 		usage();
 	if (!c.is_server && !strcmp(c.addr, "0.0.0.0")) {
