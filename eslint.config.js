@@ -43,12 +43,18 @@ export default defineConfig([
   },
   {
     // The engine's worker side, and the unit tests that load the real wasm in Node.
-    files: ['web/src/engine/worker.ts', 'web/src/engine/serve.ts', 'web/src/**/*.test.{ts,tsx}'],
+    files: [
+      'web/src/engine/worker.ts',
+      'web/src/engine/serve.ts',
+      'web/src/**/*.test.{ts,tsx}',
+      'web/src/**/*.bench.ts',
+      'web/src/capture/testing.ts',
+    ],
     rules: { 'no-restricted-imports': 'off' },
   },
   {
     // Data-model code never imports React (docs/architecture.md).
-    files: ['web/src/engine/**/*.ts', 'web/src/model/**/*.ts'],
+    files: ['web/src/engine/**/*.ts', 'web/src/model/**/*.ts', 'web/src/capture/**/*.ts'],
     ignores: ['web/src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
