@@ -598,12 +598,17 @@ impl World {
                 crate::qdisc::Qdisc::FqCodel(_) => h.cfg.qdisc.fq_codel_limit as u64 + 1,
                 crate::qdisc::Qdisc::Noqueue => 0,
             };
+            // The limit is checked at enqueue; `__dev_requeue_skb` may add back the segments of one
+            // software-GSO skb the driver refused (q->gso_skb), counted in qlen (at most 64 KB of
+            // segments of at least 48 bytes of payload).
+            let gso_requeue = 65_536 / 48;
             assert!(
-                q.qlen() as u64 <= limit,
-                "{}: qdisc holds {} packets, limit {}",
+                q.qlen() as u64 <= limit + gso_requeue,
+                "{}: qdisc holds {} packets, limit {} (+{} requeued GSO segments)",
                 h.name,
                 q.qlen(),
-                limit
+                limit,
+                gso_requeue
             );
         }
     }
