@@ -5,7 +5,7 @@
 //   node scripts/build-wasm.mjs --types    regenerate the types now (`npm run types`)
 //
 // wasm: `cargo build --profile wasm --target wasm32-unknown-unknown -p sendpath-wasm`, then
-// `wasm-bindgen --target web` into web/src/engine/pkg/ (gitignored). Skipped when that output is
+// `wasm-bindgen --target web --remove-name-section` into web/src/engine/pkg/ (gitignored). Skipped when that output is
 // newer than every engine source (.rs, Cargo.toml, Cargo.lock, .cargo/config.toml).
 //
 // types: the test engine/wasm/tests/typescript_types.rs with SENDPATH_UPDATE_TYPES=1 rewrites
@@ -46,8 +46,17 @@ function buildWasm(newestSourceMs) {
   run('cargo', ['build', '--profile', PROFILE, '--target', TARGET, '-p', 'sendpath-wasm'], {
     cwd: ENGINE,
   });
-  say(WHO, 'wasm: wasm-bindgen --target web --out-dir web/src/engine/pkg');
-  run(wasmBindgenExe(), ['--target', 'web', '--out-dir', PKG_DIR, CARGO_WASM]);
+  // The function-name section is a fifth of the module and only helps debuggers: drop it.
+  say(WHO, 'wasm: wasm-bindgen --target web --remove-name-section --out-dir web/src/engine/pkg');
+  run(wasmBindgenExe(), [
+    '--target',
+    'web',
+    '--remove-name-section',
+    '--remove-producers-section',
+    '--out-dir',
+    PKG_DIR,
+    CARGO_WASM,
+  ]);
   // Date the output by the build's start: a source saved during the build is newer, and the
   // next run rebuilds.
   utimesSync(PKG_WASM, new Date(started), new Date(started));
