@@ -83,32 +83,10 @@ pub fn tcp_connect(w: &mut World, sk: SockId) {
 /// A SYN or SYN-ACK: 40 bytes of TCP header (MSS, SACK_PERM, timestamps, window scale).
 fn syn_packet(tp: &mut TcpSock, id: u64, now: u64, flags: u8) -> Packet {
     let hdr = ETH_HLEN + IPV4_HLEN + TCP_HLEN + 20;
-    tp.sk_wmem_alloc += 2;
-    Packet {
-        id,
-        orig_skb: 0,
-        sk: tp.id,
-        src_host: tp.host,
-        dst_host: tp.peer_host,
-        hash: tp.id.wrapping_mul(2_654_435_761),
-        priority: tp.sk_priority,
-        len: hdr,
-        hdr_len: hdr,
-        truesize: 2,
-        gso_segs: 1,
-        gso_size: 0,
-        tstamp_ns: 0,
-        sk_pacing_rate_bps: tp.sk_pacing_rate,
-        // SYNs count as pure-ACK-sized control skbs for the destructor.
-        pure_ack: true,
-        seq: 0,
-        end_seq: 1,
-        ack_seq: if flags & tcp_flags::ACK != 0 { 1 } else { 0 },
-        // The window in a SYN is never scaled.
-        window: tp.rcv_wnd.min(65_535) as u32,
-        flags,
-        sent_ns: now,
-    }
+    let ack_seq = u64::from(flags & tcp_flags::ACK != 0);
+    // The window in a SYN is never scaled.
+    let window = tp.rcv_wnd.min(65_535) as u32;
+    crate::tcp_output::control_packet(tp, id, now, hdr, flags, (0, 1, ack_seq), window)
 }
 
 /// The passive side: a SYN arrives, the request socket answers with a SYN-ACK

@@ -375,7 +375,6 @@ pub fn tcp_write_xmit(w: &mut World, sk: SockId, mss_now: u32, nonagle: u8, push
     let mut sent_pkts = 0u32;
     let mut is_cwnd_limited = false;
     let max_segs = tcp_tso_segs(&w.socks[sk as usize], mss_now);
-    let host = w.socks[sk as usize].host;
     loop {
         let tp = &mut w.socks[sk as usize];
         if tp.write_queue.is_empty() {
@@ -383,85 +382,39 @@ pub fn tcp_write_xmit(w: &mut World, sk: SockId, mss_now: u32, nonagle: u8, push
         }
         // tcp_pacing_check: internal pacing, 4.13+.
         if tp.sk_pacing_status == PacingStatus::Needed && tp.tcp_wstamp_ns > w.now_ns {
-            let (id, seq, end, t) = {
-                let s = &tp.write_queue[0];
-                (s.id, s.seq, s.end_seq, tp.tcp_wstamp_ns)
-            };
-            w.emit(host, sk, || Ev::XmitHold {
-                skb: id,
-                seq,
-                end_seq: end,
-                gate: Gate::Pacing,
-                a: t,
-                b: 0,
-            });
-            let t = w.socks[sk as usize].tcp_wstamp_ns;
+            let t = tp.tcp_wstamp_ns;
+            xmit_hold(w, sk, Gate::Pacing, t, 0);
             w.schedule(t, Event::Tsq(sk));
             break;
         }
         let tso_segs = tcp_init_tso_segs(&mut tp.write_queue[0], mss_now);
-        let (skb_id, skb_seq, skb_end) = {
-            let s = &tp.write_queue[0];
-            (s.id, s.seq, s.end_seq)
-        };
+        let (skb_seq, skb_end) = (tp.write_queue[0].seq, tp.write_queue[0].end_seq);
         let is_tail = tp.write_queue.len() == 1;
 
         let cwnd_quota = tcp_cwnd_test(tp, &tp.write_queue[0]);
         if cwnd_quota == 0 {
             is_cwnd_limited = true;
             let (a, b) = (tp.packets_in_flight() as u64, tp.snd_cwnd as u64);
-            w.emit(host, sk, || Ev::XmitHold {
-                skb: skb_id,
-                seq: skb_seq,
-                end_seq: skb_end,
-                gate: Gate::Cwnd,
-                a,
-                b,
-            });
+            xmit_hold(w, sk, Gate::Cwnd, a, b);
             break;
         }
         if !tcp_snd_wnd_test(tp, &tp.write_queue[0], mss_now) {
             let a = (skb_seq + mss_now as u64).min(skb_end);
             let b = tp.wnd_end();
-            w.emit(host, sk, || Ev::XmitHold {
-                skb: skb_id,
-                seq: skb_seq,
-                end_seq: skb_end,
-                gate: Gate::Rwnd,
-                a,
-                b,
-            });
+            xmit_hold(w, sk, Gate::Rwnd, a, b);
             break;
         }
         if tso_segs == 1 {
             let nag = if is_tail { nonagle } else { TCP_NAGLE_PUSH };
             if !tcp_nagle_test(tp, &tp.write_queue[0], mss_now, nag) {
-                let gate = if nag & TCP_NAGLE_CORK != 0 {
-                    Gate::Cork
-                } else {
-                    Gate::Nagle
-                };
+                let gate = nagle_gate(nag);
                 let (a, b) = (tp.snd_sml, tp.snd_una);
-                w.emit(host, sk, || Ev::XmitHold {
-                    skb: skb_id,
-                    seq: skb_seq,
-                    end_seq: skb_end,
-                    gate,
-                    a,
-                    b,
-                });
+                xmit_hold(w, sk, gate, a, b);
                 break;
             }
         } else if push_one == 0 {
             if let Some((a, b)) = tcp_tso_should_defer(w, sk, 0, &mut is_cwnd_limited, max_segs) {
-                w.emit(host, sk, || Ev::XmitHold {
-                    skb: skb_id,
-                    seq: skb_seq,
-                    end_seq: skb_end,
-                    gate: Gate::TsoDefer,
-                    a,
-                    b,
-                });
+                xmit_hold(w, sk, Gate::TsoDefer, a, b);
                 break;
             }
         }
@@ -470,14 +423,7 @@ pub fn tcp_write_xmit(w: &mut World, sk: SockId, mss_now: u32, nonagle: u8, push
             // 3.13 .. 3.18: TSQ on the unsplit skb, before the split.
             let ts = tp.write_queue[0].truesize as u64;
             if let Some((a, b)) = tcp_small_queue_check(tp, ts, 0) {
-                w.emit(host, sk, || Ev::XmitHold {
-                    skb: skb_id,
-                    seq: skb_seq,
-                    end_seq: skb_end,
-                    gate: Gate::Tsq,
-                    a,
-                    b,
-                });
+                xmit_hold(w, sk, Gate::Tsq, a, b);
                 break;
             }
         }
@@ -501,20 +447,9 @@ pub fn tcp_write_xmit(w: &mut World, sk: SockId, mss_now: u32, nonagle: u8, push
         }
         if limit == 0 {
             // The whole skb is a Nagle-held partial segment.
-            let gate = if nonagle & TCP_NAGLE_CORK != 0 {
-                Gate::Cork
-            } else {
-                Gate::Nagle
-            };
+            let gate = nagle_gate(nonagle);
             let (a, b) = (tp.snd_sml, tp.snd_una);
-            w.emit(host, sk, || Ev::XmitHold {
-                skb: skb_id,
-                seq: skb_seq,
-                end_seq: skb_end,
-                gate,
-                a,
-                b,
-            });
+            xmit_hold(w, sk, gate, a, b);
             break;
         }
         if tp.write_queue[0].len() > limit {
@@ -524,19 +459,7 @@ pub fn tcp_write_xmit(w: &mut World, sk: SockId, mss_now: u32, nonagle: u8, push
         if tp.profile.tsq_after_split {
             let ts = tp.write_queue[0].truesize as u64;
             if let Some((a, b)) = tcp_small_queue_check(tp, ts, 0) {
-                let (id, seq, end) = (
-                    tp.write_queue[0].id,
-                    tp.write_queue[0].seq,
-                    tp.write_queue[0].end_seq,
-                );
-                w.emit(host, sk, || Ev::XmitHold {
-                    skb: id,
-                    seq,
-                    end_seq: end,
-                    gate: Gate::Tsq,
-                    a,
-                    b,
-                });
+                xmit_hold(w, sk, Gate::Tsq, a, b);
                 break;
             }
         }
@@ -564,6 +487,33 @@ pub fn tcp_write_xmit(w: &mut World, sk: SockId, mss_now: u32, nonagle: u8, push
         return false;
     }
     tp.packets_out == 0 && !tp.write_queue.is_empty()
+}
+
+/// Trace why `tcp_write_xmit` stopped at the head of the write queue (`a`, `b`: the numbers
+/// the test compared, see [`Ev::describe`]).
+fn xmit_hold(w: &mut World, sk: SockId, gate: Gate, a: u64, b: u64) {
+    let tp = &w.socks[sk as usize];
+    let Some(skb) = tp.write_queue.front() else {
+        return;
+    };
+    let (host, id, seq, end_seq) = (tp.host, skb.id, skb.seq, skb.end_seq);
+    w.emit(host, sk, || Ev::XmitHold {
+        skb: id,
+        seq,
+        end_seq,
+        gate,
+        a,
+        b,
+    });
+}
+
+/// The gate a Nagle test that holds is called in the trace: TCP_CORK/MSG_MORE or Nagle.
+fn nagle_gate(nonagle: u8) -> Gate {
+    if nonagle & TCP_NAGLE_CORK != 0 {
+        Gate::Cork
+    } else {
+        Gate::Nagle
+    }
 }
 
 /// `tso_fragment`: split write-queue skb `idx` after `len` bytes; the rest becomes a new skb
@@ -811,30 +761,16 @@ pub fn tcp_send_ack(w: &mut World, sk: SockId, reason: AckReason) {
     let tp = &mut w.socks[sk as usize];
     let window = tcp_select_window(tp);
     let hdr = ETH_HLEN + IPV4_HLEN + tp.tcp_header_len;
-    let pkt = Packet {
-        id: pkt_id,
-        orig_skb: 0,
-        sk,
-        src_host: tp.host,
-        dst_host: tp.peer_host,
-        hash: sk.wrapping_mul(2_654_435_761),
-        priority: tp.sk_priority,
-        len: hdr,
-        hdr_len: hdr,
-        truesize: 2,
-        gso_segs: 1,
-        gso_size: 0,
-        tstamp_ns: 0,
-        sk_pacing_rate_bps: tp.sk_pacing_rate,
-        pure_ack: true,
-        seq: tp.snd_nxt,
-        end_seq: tp.snd_nxt,
-        ack_seq: tp.rcv_nxt,
+    let (seq, ack_seq) = (tp.snd_nxt, tp.rcv_nxt);
+    let pkt = control_packet(
+        tp,
+        pkt_id,
+        now,
+        hdr,
+        tcp_flags::ACK,
+        (seq, seq, ack_seq),
         window,
-        flags: tcp_flags::ACK,
-        sent_ns: now,
-    };
-    tp.sk_wmem_alloc += 2;
+    );
     tp.segs_out += 1;
     let (host, ack) = (tp.host, tp.rcv_nxt);
     tcp_event_ack_sent(w, sk, 0);
@@ -852,6 +788,44 @@ pub fn tcp_send_ack(w: &mut World, sk: SockId, reason: AckReason) {
         reason,
     });
     w.ip_queue_xmit(host, pkt);
+}
+
+/// A header-only skb (pure ACK, SYN, SYN-ACK) of `hdr` bytes, carrying `(seq, end_seq,
+/// ack_seq)`: truesize 2 (`skb_set_tcp_pure_ack`), charged to `sk_wmem_alloc` and freed by
+/// `__sock_wfree`.
+pub fn control_packet(
+    tp: &mut TcpSock,
+    id: u64,
+    now: u64,
+    hdr: u32,
+    flags: u8,
+    (seq, end_seq, ack_seq): (u64, u64, u64),
+    window: u32,
+) -> Packet {
+    tp.sk_wmem_alloc += 2;
+    Packet {
+        id,
+        orig_skb: 0,
+        sk: tp.id,
+        src_host: tp.host,
+        dst_host: tp.peer_host,
+        hash: tp.id.wrapping_mul(2_654_435_761),
+        priority: tp.sk_priority,
+        len: hdr,
+        hdr_len: hdr,
+        truesize: 2,
+        gso_segs: 1,
+        gso_size: 0,
+        tstamp_ns: 0,
+        sk_pacing_rate_bps: tp.sk_pacing_rate,
+        pure_ack: true,
+        seq,
+        end_seq,
+        ack_seq,
+        window,
+        flags,
+        sent_ns: now,
+    }
 }
 
 /// `tcp_event_ack_sent`: an ACK (pure or piggybacked) left: the delayed ACK is done, and
