@@ -210,7 +210,7 @@ pub fn result_of(w: &sim::World) -> RunResult {
 /// A named number of a run, for comparing with what a source document measured:
 /// `elapsed_s`; `throughput_mbit` (sum over the stream senders); `ctxt_switches` (mean
 /// voluntary context switches of the stream senders); `HOST:tcp_mem_pages` (mean over the run);
-/// `HOST:<nstat counter>`.
+/// `HOST:qdisc_backlog_bytes` (the qdisc's backlog at the end); `HOST:<nstat counter>`.
 pub fn metric(r: &RunResult, name: &str) -> Option<f64> {
     let senders = || r.apps.iter().filter(|a| a.kind == "tcp_stream");
     match name {
@@ -230,6 +230,9 @@ pub fn metric(r: &RunResult, name: &str) -> Option<f64> {
             let h = r.hosts.get(host)?;
             if what == "tcp_mem_pages" {
                 Some(h.tcp_mem_pages_avg)
+            } else if what == "qdisc_backlog_bytes" {
+                // `tc -s qdisc`'s "backlog" at the end of the run; 0 without a qdisc.
+                Some(h.qdisc.as_ref().map_or(0.0, |q| q.backlog_bytes as f64))
             } else {
                 Some(h.counters.get(what).copied().unwrap_or(0) as f64)
             }
@@ -242,7 +245,7 @@ pub fn metric_name_is_valid(name: &str) -> bool {
     match name {
         "elapsed_s" | "throughput_mbit" | "ctxt_switches" => true,
         _ => match name.split_once(':') {
-            Some((_, "tcp_mem_pages")) => true,
+            Some((_, "tcp_mem_pages" | "qdisc_backlog_bytes")) => true,
             Some((_, c)) => mib::Mib::ALL.iter().any(|m| m.name() == c),
             None => false,
         },
