@@ -627,6 +627,11 @@ impl World {
         }
     }
 
+    /// When the next event is due, if any (for runs driven step by step, like the site's).
+    pub fn next_event_ns(&self) -> Option<u64> {
+        self.queue.peek().map(|Reverse(s)| s.t_ns)
+    }
+
     pub fn finished(&self) -> bool {
         self.apps.iter().all(|a| a.finished_ns.is_some())
     }

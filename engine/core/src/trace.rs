@@ -118,6 +118,18 @@ pub enum AckReason {
 }
 
 impl AckReason {
+    /// Every reason, in code order (the `reason` field of `ack_xmit`).
+    pub const ALL: [AckReason; 8] = [
+        AckReason::TwoFrames,
+        AckReason::Quickack,
+        AckReason::Now,
+        AckReason::DelackTimer,
+        AckReason::Recvmsg,
+        AckReason::DelackSoon,
+        AckReason::SockoptQuickack,
+        AckReason::Control,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             AckReason::TwoFrames => "more than one full frame received",
@@ -998,6 +1010,7 @@ pub fn schema() -> serde_json::Value {
             "name": k.name, "func": k.func, "fields": k.fields,
         })).collect::<Vec<_>>(),
         "gates": Gate::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
+        "ackReasons": AckReason::ALL.iter().map(|r| r.name()).collect::<Vec<_>>(),
         "noSock": NO_SOCK,
     })
 }
@@ -1116,6 +1129,13 @@ mod tests {
         let c = Columns::from_records(&[r]);
         assert_eq!(c.values[3], f64::INFINITY);
         assert_eq!(c.values[2], 10.0);
+    }
+
+    #[test]
+    fn ack_reasons_are_listed_in_code_order() {
+        for (i, r) in AckReason::ALL.iter().enumerate() {
+            assert_eq!(*r as usize, i, "{}", r.name());
+        }
     }
 
     #[test]

@@ -12,6 +12,10 @@
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
+pub mod catalog;
+pub mod session;
+pub mod site;
+
 /// The engine's version (the Cargo workspace version).
 #[wasm_bindgen]
 pub fn version() -> String {
@@ -68,6 +72,8 @@ pub fn export_typescript_types(cfg: &ts_rs::Config) -> Result<(), ts_rs::ExportE
     use ts_rs::TS;
     RunRequest::export_all(cfg)?;
     sendpath_core::RunResult::export_all(cfg)?;
+    session::SessionRequest::export_all(cfg)?;
+    session::SessionSummary::export_all(cfg)?;
     Ok(())
 }
 

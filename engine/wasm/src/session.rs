@@ -1,0 +1,556 @@
+//! A run the site can advance in slices and read back in columns: the engine side of the
+//! site's interactive view and of its full-experiment jobs.
+//!
+//! [`Session`] is plain Rust (tested natively); [`crate::WasmSession`] is its thin
+//! `#[wasm_bindgen]` wrapper. A session:
+//!
+//! - resolves a scenario (file text, variant, `KEY=VALUE` sets) exactly as `sendpath run` does;
+//! - runs it in slices ([`Session::advance`]) so the worker can report progress between them;
+//! - records the event stream in a time window `[from_ns, to_ns)`, or, when asked to calibrate,
+//!   until the trace holds `calibrate_events` records and then on to the next round instant
+//!   (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k ns), where the run stops: a window of about that
+//!   many events whose end is a number a person can type back;
+//! - samples every host's nstat counters, `tcp_mem_pages` and every application's byte counts
+//!   every `sample_every_events` events and/or `sample_every_ns` of simulated time;
+//! - keeps the records, so the few rows a page shows can be put into words on demand
+//!   ([`Session::describe`]) instead of shipping a string per event.
+//!
+//! Nothing here decides anything about TCP: every number comes from `sendpath_core`.
+
+use serde::{Deserialize, Serialize};
+
+use sendpath_core::mib::Mib;
+use sendpath_core::sim::World;
+use sendpath_core::trace::{Columns, Ev, Trace};
+use sendpath_core::{RunResult, Scenario};
+
+/// What a session runs and records.
+#[derive(Clone, Debug, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SessionRequest {
+    /// The scenario file's text (TOML, `docs/scenario-format.md`).
+    pub source: String,
+    /// The file's name as errors should show it (`scenarios/autocorking.toml`).
+    pub file: String,
+    /// The variant to apply (`[variants.NAME]`), if any.
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// `KEY=VALUE` / `HOST:KEY=VALUE` overrides, applied in order after the variant.
+    #[serde(default)]
+    pub sets: Vec<String>,
+    /// Record the event stream.
+    #[serde(default)]
+    pub trace: bool,
+    /// Record events from this instant on (the run before it is not recorded).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub from_ns: u64,
+    /// Stop the run at this instant (before the scenario's `sim.duration_ms` if earlier).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub to_ns: Option<u64>,
+    /// With `to_ns` unset: stop at the first round instant after the trace holds this many
+    /// records.
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub calibrate_events: Option<u64>,
+    /// Most records kept (the run goes on; `truncated` says so). 0 = 2,000,000.
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub trace_limit: u64,
+    /// Sample the counters after this many events (0 = not by events).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub sample_every_events: u64,
+    /// Sample the counters every this many ns of simulated time (0 = not by time).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub sample_every_ns: u64,
+}
+
+/// How the counters samples are laid out: each sample is `t_ns` followed, for each host, by
+/// its counters (in `counters` order) and `tcp_mem_pages`, then, for each application, its
+/// `bytes_written` and `bytes_read`.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SampleLayout {
+    pub hosts: Vec<String>,
+    pub counters: Vec<String>,
+    pub apps: u32,
+    /// Numbers per sample: `1 + hosts * (counters + 1) + apps * 2`.
+    pub stride: u32,
+}
+
+/// The state of one socket, as `ss -ti` would print it, at the instant the trace starts.
+#[derive(Clone, Debug, Default, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SockSnapshot {
+    pub established: bool,
+    pub mss_cache: u32,
+    pub snd_cwnd: u32,
+    pub snd_ssthresh: u32,
+    pub srtt_us: u64,
+    pub rttvar_us: u64,
+    pub rto_ns: u64,
+    /// Bytes per second; `null` when unlimited.
+    pub sk_pacing_rate: Option<u64>,
+    pub packets_out: u32,
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    pub write_seq: u64,
+    pub sk_wmem_alloc: u64,
+    pub sk_wmem_queued: u64,
+    pub sk_sndbuf: u64,
+    pub sk_rcvbuf: u64,
+    pub rcv_nxt: u64,
+    pub copied_seq: u64,
+}
+
+/// What a finished session reports besides the trace and the samples.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SessionSummary {
+    pub result: RunResult,
+    /// The recorded window.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub from_ns: u64,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub to_ns: u64,
+    /// The run stopped at `to_ns` before its workload finished or its duration ended.
+    pub cut: bool,
+    /// The trace hit its record limit: events after the last record are missing.
+    pub truncated: bool,
+    pub samples: SampleLayout,
+    /// Every socket at `from_ns`, indexed like `result.sockets`.
+    pub sockets_at_start: Vec<SockSnapshot>,
+    /// Every host's counters at `from_ns` (nstat names, zero ones left out).
+    #[cfg_attr(feature = "ts", ts(type = "Array<Record<string, number>>"))]
+    pub counters_at_start: Vec<std::collections::BTreeMap<String, u64>>,
+}
+
+/// Round instants: the mantissas, in tenths, of the instants a calibrated window may end at.
+const ROUND_MANTISSAS: [u64; 10] = [10, 12, 15, 20, 25, 30, 40, 50, 60, 80];
+
+/// The smallest round instant (`m x 10^k` ns, m in [`ROUND_MANTISSAS`] / 10) at or after `t_ns`.
+pub fn round_up_ns(t_ns: u64) -> u64 {
+    let mut scale: u64 = 1;
+    loop {
+        for m in ROUND_MANTISSAS {
+            let v = m * scale / 10;
+            if v >= t_ns.max(1) && (m * scale) % 10 == 0 {
+                return v;
+            }
+        }
+        scale = scale.checked_mul(10).expect("round_up_ns: instant out of range");
+    }
+}
+
+/// A run in progress, or finished.
+pub struct Session {
+    world: World,
+    from_ns: u64,
+    calibrate_events: Option<u64>,
+    sample_every_events: u64,
+    sample_every_ns: u64,
+    last_sample_events: u64,
+    last_sample_ns: u64,
+    samples: Vec<f64>,
+    layout: SampleLayout,
+    sockets_at_start: Option<Vec<SockSnapshot>>,
+    counters_at_start: Option<Vec<std::collections::BTreeMap<String, u64>>>,
+    cut: bool,
+    done: bool,
+}
+
+impl Session {
+    /// Resolve the request's scenario and prepare its world; errors name the file and the key.
+    pub fn start(request: SessionRequest) -> Result<Session, String> {
+        let sc = Scenario::parse(&request.source, &request.file).map_err(|e| e.to_string())?;
+        let cfg = sc
+            .config(request.variant.as_deref(), &request.sets)
+            .map_err(|e| e.to_string())?;
+        let limit = if request.trace_limit == 0 {
+            2_000_000
+        } else {
+            request.trace_limit as usize
+        };
+        let mut trace = Trace::new(request.trace, limit);
+        let scenario_end = cfg.duration_ns;
+        let to_ns = request.to_ns.map_or(scenario_end, |t| t.min(scenario_end));
+        if request.from_ns >= to_ns {
+            return Err(format!(
+                "{}: the window starts at {} ns, at or after its end ({} ns)",
+                request.file, request.from_ns, to_ns
+            ));
+        }
+        trace.window = (request.from_ns, u64::MAX);
+        let mut world = World::new(cfg, trace);
+        world.end_ns = to_ns;
+        let apps = world.apps.len() as u32;
+        let hosts: Vec<String> = world.hosts.iter().map(|h| h.name.clone()).collect();
+        let counters: Vec<String> = Mib::ALL.iter().map(|m| m.name().to_string()).collect();
+        let stride = 1 + hosts.len() as u32 * (counters.len() as u32 + 1) + apps * 2;
+        let mut s = Session {
+            world,
+            from_ns: request.from_ns,
+            calibrate_events: if request.to_ns.is_none() && request.trace {
+                request.calibrate_events
+            } else {
+                None
+            },
+            sample_every_events: request.sample_every_events,
+            sample_every_ns: request.sample_every_ns,
+            last_sample_events: 0,
+            last_sample_ns: 0,
+            samples: Vec::new(),
+            layout: SampleLayout {
+                hosts,
+                counters,
+                apps,
+                stride,
+            },
+            sockets_at_start: None,
+            counters_at_start: None,
+            cut: false,
+            done: false,
+        };
+        s.sample();
+        if s.from_ns == 0 {
+            s.snapshot_start();
+        }
+        Ok(s)
+    }
+
+    /// Run at most `max_events` more events; true once the run is over.
+    pub fn advance(&mut self, max_events: u32) -> bool {
+        if self.done {
+            return true;
+        }
+        for _ in 0..max_events {
+            if self.world.finished() {
+                return self.finish();
+            }
+            if let Some(n) = self.calibrate_events {
+                if self.world.trace.records.len() as u64 >= n {
+                    // Stop at the next round instant after the event just run.
+                    self.calibrate_events = None;
+                    self.world.end_ns = round_up_ns(self.world.now_ns + 1).min(self.world.end_ns);
+                }
+            }
+            if self.sockets_at_start.is_none() && self.world.next_event_ns() >= Some(self.from_ns) {
+                self.snapshot_start();
+            }
+            if !self.world.step() {
+                return self.finish();
+            }
+            let w = &self.world;
+            if (self.sample_every_events > 0
+                && w.events - self.last_sample_events >= self.sample_every_events)
+                || (self.sample_every_ns > 0 && w.now_ns - self.last_sample_ns >= self.sample_every_ns)
+            {
+                self.sample();
+            }
+        }
+        false
+    }
+
+    fn finish(&mut self) -> bool {
+        if !self.done {
+            self.done = true;
+            if self.sockets_at_start.is_none() {
+                self.snapshot_start();
+            }
+            self.cut = !self.world.finished() && self.world.end_ns < self.world.cfg.duration_ns;
+            // The last sample shows the counters at the end of the run.
+            self.sample();
+        }
+        true
+    }
+
+    /// Simulated time reached, ns.
+    pub fn now_ns(&self) -> u64 {
+        self.world.now_ns
+    }
+
+    /// Where the run will stop at the latest, ns.
+    pub fn end_ns(&self) -> u64 {
+        self.world.end_ns
+    }
+
+    pub fn done(&self) -> bool {
+        self.done
+    }
+
+    fn sample(&mut self) {
+        let w = &self.world;
+        self.last_sample_events = w.events;
+        self.last_sample_ns = w.now_ns;
+        let t = if self.done { w.end_ns.min(w.now_ns.max(w.end_ns)) } else { w.now_ns };
+        self.samples.push(t as f64);
+        for (i, h) in w.hosts.iter().enumerate() {
+            for m in Mib::ALL {
+                self.samples.push(h.mib.get(m) as f64);
+            }
+            self.samples.push(w.tcp_mem_pages(i as u16) as f64);
+        }
+        for a in &w.apps {
+            self.samples.push(a.bytes_written as f64);
+            self.samples.push(a.bytes_read as f64);
+        }
+    }
+
+    fn snapshot_start(&mut self) {
+        let w = &self.world;
+        self.sockets_at_start = Some(
+            w.socks
+                .iter()
+                .map(|s| SockSnapshot {
+                    established: s.state == sendpath_core::sock::TcpState::Established,
+                    mss_cache: s.mss_cache,
+                    snd_cwnd: s.snd_cwnd,
+                    snd_ssthresh: s.snd_ssthresh,
+                    srtt_us: s.srtt_us,
+                    rttvar_us: s.rttvar_us,
+                    rto_ns: s.rto_ns,
+                    sk_pacing_rate: (s.sk_pacing_rate != u64::MAX).then_some(s.sk_pacing_rate),
+                    packets_out: s.packets_out,
+                    snd_una: s.snd_una,
+                    snd_nxt: s.snd_nxt,
+                    write_seq: s.write_seq,
+                    sk_wmem_alloc: s.sk_wmem_alloc,
+                    sk_wmem_queued: s.sk_wmem_queued,
+                    sk_sndbuf: s.sk_sndbuf,
+                    sk_rcvbuf: s.sk_rcvbuf,
+                    rcv_nxt: s.rcv_nxt,
+                    copied_seq: s.copied_seq,
+                })
+                .collect(),
+        );
+        self.counters_at_start = Some(
+            w.hosts
+                .iter()
+                .map(|h| {
+                    h.mib
+                        .nonzero()
+                        .into_iter()
+                        .map(|(k, v)| (k.to_string(), v))
+                        .collect()
+                })
+                .collect(),
+        );
+    }
+
+    /// The result, window and layouts; call once [`Session::advance`] returned true.
+    pub fn summary(&self) -> SessionSummary {
+        assert!(self.done, "summary of a session that has not finished");
+        let w = &self.world;
+        let mut result = sendpath_core::result_of(w);
+        if self.cut {
+            // The run was stopped on purpose at the window's end: that it did not finish its
+            // workload within sim.duration_ms is no news to the reader.
+            result
+                .warnings
+                .retain(|m| !m.starts_with("the workload did not finish within"));
+        }
+        let to_ns = if w.finished() { w.now_ns } else { w.end_ns };
+        SessionSummary {
+            result,
+            from_ns: self.from_ns,
+            to_ns,
+            cut: self.cut,
+            truncated: w.trace.truncated,
+            samples: self.layout.clone(),
+            sockets_at_start: self.sockets_at_start.clone().unwrap_or_default(),
+            counters_at_start: self.counters_at_start.clone().unwrap_or_default(),
+        }
+    }
+
+    /// The counter samples, `layout.stride` numbers each.
+    pub fn samples(&self) -> &[f64] {
+        &self.samples
+    }
+
+    /// The recorded events as columns (see `sendpath_core::trace::Columns`).
+    pub fn columns(&self) -> Columns {
+        Columns::from_records(&self.world.trace.records)
+    }
+
+    /// Number of recorded events.
+    pub fn records(&self) -> usize {
+        self.world.trace.records.len()
+    }
+
+    /// Rows `rows` of the trace in words: `"<kernel function>: <decision>"`. An autocork that
+    /// incremented `TcpExtTCPAutoCorking` names the counter's value after it.
+    pub fn describe(&self, rows: &[u32]) -> Vec<String> {
+        let records = &self.world.trace.records;
+        rows.iter()
+            .map(|&i| {
+                let Some(r) = records.get(i as usize) else {
+                    return String::new();
+                };
+                let mut text = format!("{}: {}", r.ev.func(), r.ev.describe());
+                if let Ev::Autocork { counted: true, .. } = r.ev {
+                    let base = self
+                        .counters_at_start
+                        .as_ref()
+                        .and_then(|c| c.get(r.host as usize))
+                        .and_then(|c| c.get("TcpExtTCPAutoCorking"))
+                        .copied()
+                        .unwrap_or(0);
+                    let before = records[..=i as usize]
+                        .iter()
+                        .filter(|o| {
+                            o.host == r.host && matches!(o.ev, Ev::Autocork { counted: true, .. })
+                        })
+                        .count() as u64;
+                    text = text.replace(
+                        "(TcpExtTCPAutoCorking +1)",
+                        &format!("(TcpExtTCPAutoCorking {})", base + before),
+                    );
+                }
+                text
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const AUTOCORKING: &str = include_str!("../../../scenarios/autocorking.toml");
+
+    fn request() -> SessionRequest {
+        SessionRequest {
+            source: AUTOCORKING.to_string(),
+            file: "scenarios/autocorking.toml".to_string(),
+            variant: Some("on".to_string()),
+            sets: Vec::new(),
+            trace: true,
+            from_ns: 0,
+            to_ns: Some(1_000_000),
+            calibrate_events: None,
+            trace_limit: 0,
+            sample_every_events: 500,
+            sample_every_ns: 0,
+        }
+    }
+
+    fn run(mut s: Session) -> Session {
+        while !s.advance(10_000) {}
+        s
+    }
+
+    #[test]
+    fn round_instants_are_the_next_of_the_series() {
+        assert_eq!(round_up_ns(1), 1);
+        assert_eq!(round_up_ns(11), 12);
+        assert_eq!(round_up_ns(13), 15);
+        assert_eq!(round_up_ns(2_600_000), 3_000_000);
+        assert_eq!(round_up_ns(8_000_001), 10_000_000);
+        assert_eq!(round_up_ns(1_100_000), 1_200_000);
+    }
+
+    #[test]
+    fn a_windowed_session_counts_what_run_source_counts_for_the_same_duration() {
+        let s = run(Session::start(request()).unwrap());
+        let sum = s.summary();
+        assert_eq!(sum.to_ns, 1_000_000);
+        assert!(sum.cut);
+        let direct = sendpath_core::run_source(
+            AUTOCORKING,
+            "autocorking",
+            &sendpath_core::RunOptions {
+                variant: Some("on".into()),
+                sets: vec!["sim.duration_ms=1".into()],
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .result;
+        assert_eq!(sum.result.hosts, direct.hosts);
+        assert_eq!(sum.result.events, direct.events);
+        assert!(sum.result.warnings.is_empty(), "{:?}", sum.result.warnings);
+    }
+
+    #[test]
+    fn the_last_sample_holds_the_final_counters() {
+        let s = run(Session::start(request()).unwrap());
+        let sum = s.summary();
+        let stride = sum.samples.stride as usize;
+        let last = &s.samples()[s.samples().len() - stride..];
+        let autocork = sum
+            .samples
+            .counters
+            .iter()
+            .position(|c| c == "TcpExtTCPAutoCorking")
+            .unwrap();
+        let sender = sum.samples.hosts.iter().position(|h| h == "sender").unwrap();
+        let per_host = sum.samples.counters.len() + 1;
+        let shown = last[1 + sender * per_host + autocork];
+        assert_eq!(
+            shown as u64,
+            sum.result.hosts["sender"].counters["TcpExtTCPAutoCorking"]
+        );
+        assert!(shown > 0.0);
+        assert_eq!(s.samples().len() % stride, 0);
+    }
+
+    #[test]
+    fn calibration_stops_at_a_round_instant_after_the_event_budget() {
+        let mut req = request();
+        req.to_ns = None;
+        req.calibrate_events = Some(20_000);
+        let s = run(Session::start(req).unwrap());
+        let sum = s.summary();
+        assert!(s.records() >= 20_000);
+        assert_eq!(round_up_ns(sum.to_ns), sum.to_ns);
+        assert!(sum.cut);
+    }
+
+    #[test]
+    fn a_window_records_only_its_events_and_snapshots_the_sockets_at_its_start() {
+        let mut req = request();
+        req.from_ns = 500_000;
+        let s = run(Session::start(req).unwrap());
+        let c = s.columns();
+        assert!(c.t_ns.iter().all(|&t| t >= 500_000.0));
+        let sum = s.summary();
+        assert!(sum.sockets_at_start.iter().any(|k| k.established && k.snd_una > 1));
+        assert!(sum.counters_at_start[0].values().any(|&v| v > 0));
+    }
+
+    #[test]
+    fn describe_names_the_function_and_the_autocorking_count() {
+        let s = run(Session::start(request()).unwrap());
+        let c = s.columns();
+        let autocork = sendpath_core::trace::KINDS
+            .iter()
+            .position(|k| k.name == "autocork")
+            .unwrap() as u16;
+        let counted: Vec<u32> = (0..c.kind.len() as u32)
+            .filter(|&i| c.kind[i as usize] == autocork && c.values[i as usize * 7 + 5] == 1.0)
+            .take(2)
+            .collect();
+        let texts = s.describe(&counted);
+        assert!(texts[0].starts_with("tcp_push: "), "{}", texts[0]);
+        assert!(texts[0].ends_with("(TcpExtTCPAutoCorking 1)"), "{}", texts[0]);
+        // The second counted autocork of the same host reads 2 (hosts differ only for acks).
+        assert!(texts[1].contains("(TcpExtTCPAutoCorking "), "{}", texts[1]);
+    }
+
+    #[test]
+    fn a_bad_value_is_reported_with_the_file_and_the_key() {
+        let mut req = request();
+        req.sets = vec!["net.ipv4.tcp_autocorking=7".into()];
+        let err = Session::start(req).err().unwrap();
+        assert!(
+            err.starts_with("scenarios/autocorking.toml: net.ipv4.tcp_autocorking: "),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,107 @@
+//! The `#[wasm_bindgen]` exports of the site's interactive view and experiment jobs: thin
+//! wrappers over [`crate::catalog`] and [`crate::session`], which hold the logic and its tests.
+//! Called only from `web/src/engine/serve.ts` (in the worker); see the call chain at the top of
+//! `web/src/engine/bridge.ts`.
+
+use wasm_bindgen::prelude::*;
+
+use sendpath_core::trace::Columns;
+
+use crate::catalog;
+use crate::session::{Session, SessionRequest};
+
+/// Trace schema, key registry and counter names (JSON, see `catalog::catalog_json`).
+#[wasm_bindgen]
+pub fn engine_catalog() -> String {
+    catalog::catalog_json()
+}
+
+/// What a scenario says with `variant` and `sets` applied (JSON, see
+/// `catalog::scenario_json`); `sets_json` is a JSON array of `KEY=VALUE` strings.
+#[wasm_bindgen]
+pub fn scenario_info(
+    source: &str,
+    file: &str,
+    variant: Option<String>,
+    sets_json: &str,
+) -> Result<String, JsError> {
+    let sets: Vec<String> =
+        serde_json::from_str(sets_json).map_err(|e| JsError::new(&format!("bad sets: {e}")))?;
+    catalog::scenario_json(source, file, variant.as_deref(), &sets).map_err(|e| JsError::new(&e))
+}
+
+/// A run driven in slices by the worker: see `session::Session`.
+#[wasm_bindgen]
+pub struct WasmSession {
+    inner: Session,
+    /// The trace in columns, built on the first `col_*` call; each call moves one column out.
+    columns: Option<Columns>,
+}
+
+impl WasmSession {
+    fn columns(&mut self) -> &mut Columns {
+        self.columns.get_or_insert_with(|| self.inner.columns())
+    }
+}
+
+#[wasm_bindgen]
+impl WasmSession {
+    /// Resolves the scenario of `request_json` (a `SessionRequest`); the error names the file
+    /// and the key.
+    #[wasm_bindgen(constructor)]
+    pub fn new(request_json: &str) -> Result<WasmSession, JsError> {
+        let request: SessionRequest = serde_json::from_str(request_json)
+            .map_err(|e| JsError::new(&format!("bad session request: {e}")))?;
+        Session::start(request)
+            .map(|inner| WasmSession {
+                inner,
+                columns: None,
+            })
+            .map_err(|e| JsError::new(&e))
+    }
+
+    /// Runs at most `max_events` more events; true once the run is over.
+    pub fn advance(&mut self, max_events: u32) -> bool {
+        self.inner.advance(max_events)
+    }
+
+    pub fn now_ns(&self) -> f64 {
+        self.inner.now_ns() as f64
+    }
+
+    pub fn end_ns(&self) -> f64 {
+        self.inner.end_ns() as f64
+    }
+
+    /// `SessionSummary` as JSON (the run must be over).
+    pub fn summary(&self) -> String {
+        serde_json::to_string(&self.inner.summary()).expect("a summary encodes as JSON")
+    }
+
+    /// The counter samples (`SampleLayout.stride` numbers each).
+    pub fn samples(&self) -> Vec<f64> {
+        self.inner.samples().to_vec()
+    }
+
+    /// The trace's columns (`sendpath_core::trace::Columns`), each moved out by its call.
+    pub fn col_t_ns(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.columns().t_ns)
+    }
+    pub fn col_host(&mut self) -> Vec<u16> {
+        std::mem::take(&mut self.columns().host)
+    }
+    pub fn col_sk(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.columns().sk)
+    }
+    pub fn col_kind(&mut self) -> Vec<u16> {
+        std::mem::take(&mut self.columns().kind)
+    }
+    pub fn col_values(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.columns().values)
+    }
+
+    /// Rows of the trace in words (a JSON array of strings).
+    pub fn describe(&self, rows: Vec<u32>) -> String {
+        serde_json::to_string(&self.inner.describe(&rows)).expect("strings encode as JSON")
+    }
+}
