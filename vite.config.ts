@@ -19,6 +19,8 @@ export default defineConfig({
     outDir: '../dist',
     emptyOutDir: true,
     target: 'es2022',
+    // Every browser of the es2022 target supports <link rel=modulepreload>: no polyfill.
+    modulePreload: { polyfill: false },
   },
   worker: { format: 'es' },
   plugins: [react(), engineRebuild()],

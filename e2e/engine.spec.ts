@@ -1,51 +1,50 @@
 import { SUBPATH_PREFIX } from '../playwright.config';
-import { formatCount, formatSeconds } from '../web/src/model/format';
 import { expect, nativeRun, test, workspaceVersion } from './fixtures';
 
-test('the page runs the default scenario in the wasm engine, in a worker, as the native engine does', async ({
-  sendpath,
-  page,
-}) => {
+test('the page runs the engine in a worker and shows its version', async ({ sendpath, page }) => {
   const workers: string[] = [];
   page.on('worker', (w) => workers.push(w.url()));
   const wasm = page.waitForResponse((r) => r.url().endsWith('.wasm'));
+  await sendpath.goto();
+  await sendpath.ready();
+  await expect(sendpath.engineVersion).toHaveText(workspaceVersion());
+  expect(workers).toHaveLength(1);
+  expect(workers[0]).toMatch(/\/assets\/worker-[\w-]+\.js$/);
+  const response = await wasm;
+  expect(response.ok()).toBe(true);
+  expect(response.headers()['content-type']).toBe('application/wasm');
+  expect(sendpath.errors).toEqual([]);
+});
 
-  await test.step('load the page; the engine starts in its worker', async () => {
-    await sendpath.goto();
-    await sendpath.engineReady();
-    await expect(sendpath.engineVersion).toHaveText(workspaceVersion());
-    expect(workers).toHaveLength(1);
-    expect(workers[0]).toMatch(/\/assets\/worker-[\w-]+\.js$/);
-    const response = await wasm;
-    expect(response.ok()).toBe(true);
-    expect(response.headers()['content-type']).toBe('application/wasm');
-  });
-
-  await test.step('the default scenario runs to the same result as `sendpath run --json`', async () => {
-    await sendpath.runFinished();
-    const native = nativeRun(await sendpath.scenarioPath());
-    await expect(sendpath.kernel).toHaveText(native.kernel);
-    await expect(sendpath.simulatedTime).toHaveText(formatSeconds(native.elapsed_s));
-    await expect(sendpath.events).toHaveText(formatCount(native.events));
-    const rows = sendpath.apps.getByRole('row');
-    await expect(rows).toHaveCount(native.apps.length + 1);
-    for (const [i, app] of native.apps.entries()) {
-      const cells = rows.nth(i + 1).getByRole('cell');
-      await expect(cells.nth(0)).toHaveText(app.host);
-      await expect(cells.nth(1)).toHaveText(app.kind);
-      await expect(cells.nth(3)).toHaveText(formatCount(app.bytes_written));
-      await expect(cells.nth(4)).toHaveText(formatCount(app.bytes_read));
+test('the full experiment runs in a second worker to the result of `sendpath run --json`', async ({
+  sendpath,
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await sendpath.goto('./?s=autocorking&v=on');
+  await sendpath.ready();
+  await sendpath.reveal('Full experiment');
+  const section = page.getByRole('region', { name: 'Full experiment' });
+  await section.getByRole('button', { name: 'Run the full experiment' }).click();
+  await expect(section.getByRole('status')).toHaveText('Finished', { timeout: 90_000 });
+  const native = nativeRun('scenarios/autocorking.toml', ['--variant', 'on']);
+  const table = section.getByTestId('counters-full');
+  for (const [host, h] of Object.entries(native.hosts)) {
+    for (const [name, value] of Object.entries(h.counters)) {
+      const row = table
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name, exact: true }) })
+        .filter({ hasText: host });
+      await expect(row.getByRole('cell').last()).toHaveText(value.toLocaleString('en-US'));
     }
-  });
-
+  }
   expect(sendpath.errors).toEqual([]);
 });
 
 test('the built site works under a sub-path of a plain static host', async ({ sendpath }) => {
   const port = Number(process.env.SENDPATH_SUBPATH_PORT ?? 4180);
   await sendpath.goto(`http://127.0.0.1:${port}${SUBPATH_PREFIX}`);
-  await sendpath.engineReady();
-  await sendpath.runFinished();
-  await expect(sendpath.events).not.toBeEmpty();
+  await sendpath.ready();
+  await expect(sendpath.pipeline()).toBeVisible();
   expect(sendpath.errors).toEqual([]);
 });

@@ -21,42 +21,53 @@ export const ENGINE_DIR = fileURLToPath(new URL('../engine/', import.meta.url));
 
 /**
  * The result of running `scenarioPath` with the native engine: `sendpath run FILE --json`, the
- * CLI's documented contract (the binary is built by global-setup.ts).
+ * CLI's documented contract (the binary is built by global-setup.ts), with extra arguments
+ * (`--variant`, `--set`).
  */
-export function nativeRun(scenarioPath: string): RunResult {
+export function nativeRun(scenarioPath: string, args: string[] = []): RunResult {
   const file = fileURLToPath(new URL(`../${scenarioPath}`, import.meta.url));
-  const json = execFileSync(`${ENGINE_DIR}target/e2e/sendpath`, ['run', file, '--json'], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const json = execFileSync(
+    `${ENGINE_DIR}target/e2e/sendpath`,
+    ['run', file, ...args, '--json'],
+    { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return JSON.parse(json) as RunResult;
 }
 
-/** The sendpath page: what a visitor sees of the engine and the default scenario's run. */
+/** Every scenario file name without `.toml`. */
+export function scenarioNames(): string[] {
+  const dir = fileURLToPath(new URL('../scenarios/', import.meta.url));
+  return execFileSync('ls', [dir], { encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f.endsWith('.toml'))
+    .map((f) => f.replace(/\.toml$/, ''));
+}
+
+/** The sendpath page: what a visitor sees. */
 export class SendpathPage {
-  readonly engineStatus: Locator;
+  readonly runState: Locator;
   readonly engineVersion: Locator;
-  readonly scenario: Locator;
-  readonly runStatus: Locator;
-  readonly kernel: Locator;
-  readonly simulatedTime: Locator;
-  readonly events: Locator;
-  readonly apps: Locator;
+  readonly play: Locator;
+  readonly pause: Locator;
+  readonly controls: Locator;
+  readonly log: Locator;
+  readonly currentLogRow: Locator;
+  readonly eventIndex: Locator;
+  readonly time: Locator;
   /** Uncaught exceptions and console errors seen since the page object was made. */
   readonly errors: string[] = [];
 
   constructor(readonly page: Page) {
-    const engine = page.getByRole('region', { name: 'Engine' });
-    this.engineStatus = engine.getByRole('status');
-    // <dd aria-labelledby="<its dt>">: labelled by the term a reader sees beside it.
-    this.engineVersion = engine.getByLabel('Engine version', { exact: true });
-    this.scenario = page.getByRole('region', { name: /^Scenario / });
-    this.runStatus = this.scenario.getByRole('status');
-    this.kernel = this.scenario.getByLabel('Kernel profile', { exact: true });
-    this.simulatedTime = this.scenario.getByLabel('Simulated time', { exact: true });
-    this.events = this.scenario.getByLabel('Events processed', { exact: true });
-    this.apps = this.scenario.getByRole('table', { name: 'Applications' });
+    this.runState = page.locator('[data-run-state]');
+    this.engineVersion = page.getByTestId('engine-version');
+    const player = page.getByRole('region', { name: 'Time controls' });
+    this.play = player.getByRole('button', { name: 'Play' });
+    this.pause = player.getByRole('button', { name: 'Pause' });
+    this.controls = page.getByRole('region', { name: 'Controls' });
+    this.log = page.getByRole('region', { name: /^Decision log/ });
+    this.currentLogRow = this.log.locator('[aria-current="step"]');
+    this.eventIndex = page.getByTestId('event-index');
+    this.time = player.getByRole('status', { name: 'Time' }).or(player.locator('output.time'));
     page.on('pageerror', (err) => this.errors.push(err.message));
     page.on('console', (msg) => {
       if (msg.type() === 'error') this.errors.push(msg.text());
@@ -67,19 +78,90 @@ export class SendpathPage {
     await this.page.goto(url);
   }
 
-  /** Waits for the explicit "engine ready" signal. */
-  async engineReady(): Promise<void> {
-    await expect(this.engineStatus).toHaveText('Engine ready');
+  /** Waits for the explicit "ready" signal: the engine is up and every run on screen is done. */
+  async ready(timeout = 30_000): Promise<void> {
+    await expect(this.runState).toHaveAttribute('data-run-state', 'ready', { timeout });
   }
 
-  /** Waits for the default scenario's run to finish (seconds of wasm work for millions of events). */
-  async runFinished(): Promise<void> {
-    await expect(this.runStatus).toHaveText('Finished', { timeout: 60_000 });
+  /**
+   * Scrolls a region into view: panels below the first screen load their code when the reader
+   * scrolls near them (Deferred.tsx).
+   */
+  async reveal(name: string | RegExp): Promise<void> {
+    // The placeholder is replaced by the panel as it loads: retry on a detached element.
+    await expect(async () => {
+      await this.page
+        .getByRole('region', { name })
+        .first()
+        .scrollIntoViewIfNeeded({ timeout: 2_000 });
+    }).toPass();
   }
 
-  /** The path of the scenario the page ran, as its heading shows it. */
-  async scenarioPath(): Promise<string> {
-    return (await this.scenario.getByRole('heading').getByRole('code').innerText()).trim();
+  /** Scrolls through the whole page, so that every deferred panel loads. */
+  async revealAll(): Promise<void> {
+    for (const name of [
+      'Why is it waiting?',
+      'Charts',
+      /^Decision log/,
+      'Counters',
+      'Full experiment',
+    ]) {
+      await this.reveal(name);
+    }
+  }
+
+  /** The pipeline canvas of run `side`. */
+  pipeline(side: 'A' | 'B' = 'A'): Locator {
+    return this.page.getByRole('img', { name: new RegExp(`^Animated pipeline of run ${side}`) });
+  }
+
+  /** Opens the controls' group `group` (if closed) and returns the control of `key`. */
+  async control(group: RegExp | string, key: string): Promise<Locator> {
+    const details = this.controls.locator('details').filter({
+      has: this.page.locator('summary', { hasText: group }),
+    });
+    if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) {
+      await details.locator('summary').click();
+    }
+    return this.controls.getByLabel(key, { exact: true });
+  }
+
+  /** The error shown beside the control of `key`. */
+  controlError(key: string): Locator {
+    return this.controls
+      .locator('.key')
+      .filter({ has: this.page.getByLabel(key, { exact: true }) })
+      .getByRole('alert');
+  }
+
+  /** nstat's table of `host` (of run `side` when comparing). */
+  nstat(host: string, side: 'a' | 'b' = 'a'): Locator {
+    return this.page.getByTestId(`nstat-${side}-${host}`);
+  }
+
+  /** The value nstat shows for `counter` on `host` at the cursor (0 when not listed). */
+  async counter(host: string, counter: string, side: 'a' | 'b' = 'a'): Promise<number> {
+    await this.reveal('Counters');
+    await expect(this.nstat(host, side)).toBeVisible();
+    const row = this.nstat(host, side)
+      .getByRole('row')
+      .filter({
+        has: this.page.getByRole('rowheader', { name: counter, exact: true }),
+      });
+    if ((await row.count()) === 0) return 0;
+    return Number((await row.getByRole('cell').first().innerText()).replace(/,/g, ''));
+  }
+
+  /** Moves the cursor to the end of the window with the keyboard shortcut. */
+  async toEnd(): Promise<void> {
+    await this.page.locator('body').press('End');
+  }
+
+  /** Reads the number of frames the pipelines have painted. */
+  draws(): Promise<number> {
+    return this.page.evaluate(
+      () => (window as unknown as { __sendpath: { draws: number } }).__sendpath.draws,
+    );
   }
 }
 

@@ -28,43 +28,51 @@ pub fn catalog_json() -> String {
 
 /// One variant of a scenario as the site lists it.
 #[derive(Serialize)]
-struct VariantInfo {
-    name: String,
-    label: String,
-    /// `"HOST:key" or "key"` -> value, in file order.
-    values: Vec<(String, String)>,
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct VariantInfo {
+    pub name: String,
+    pub label: String,
+    /// `["HOST:key" or "key", value]`, in file order.
+    pub values: Vec<(String, String)>,
 }
 
 /// Where a key's value came from.
 #[derive(Clone, Copy, Serialize, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
-enum Origin {
+pub enum Origin {
     Default,
     File,
     Variant,
     Set,
 }
 
+/// The value a key takes in a resolved scenario.
 #[derive(Serialize)]
-struct KeyValue {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct KeyValue {
     /// Value for each host, in host order (one entry when the key is not per host).
-    values: Vec<String>,
+    pub values: Vec<String>,
     /// Where each host's value came from.
-    origins: Vec<Origin>,
+    pub origins: Vec<Origin>,
     /// The kernel profile's default (on this topology).
-    default: String,
+    pub default: String,
     /// The key does not exist in the chosen kernel (it is ignored, with a warning).
-    absent: bool,
+    pub absent: bool,
 }
 
+/// What a scenario says, with a variant and overrides applied ([`scenario_json`]).
 #[derive(Serialize)]
-struct ScenarioInfo {
-    title: String,
-    summary: String,
-    variants: Vec<VariantInfo>,
-    kernel: String,
-    hosts: Vec<String>,
-    keys: BTreeMap<String, KeyValue>,
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ScenarioInfo {
+    pub title: String,
+    pub summary: String,
+    pub variants: Vec<VariantInfo>,
+    /// The kernel profile in effect.
+    pub kernel: String,
+    /// Host names of the topology, in index order.
+    pub hosts: Vec<String>,
+    pub keys: BTreeMap<String, KeyValue>,
 }
 
 /// What a scenario says, with `variant` and `sets` applied: see the module's header. Errors

@@ -16,17 +16,15 @@ pub fn engine_catalog() -> String {
     catalog::catalog_json()
 }
 
-/// What a scenario says with `variant` and `sets` applied (JSON, see
-/// `catalog::scenario_json`); `sets_json` is a JSON array of `KEY=VALUE` strings.
+/// What a scenario says with `variant` and `sets` (`KEY=VALUE` strings) applied (JSON, see
+/// `catalog::scenario_json`).
 #[wasm_bindgen]
 pub fn scenario_info(
     source: &str,
     file: &str,
     variant: Option<String>,
-    sets_json: &str,
+    sets: Vec<String>,
 ) -> Result<String, JsError> {
-    let sets: Vec<String> =
-        serde_json::from_str(sets_json).map_err(|e| JsError::new(&format!("bad sets: {e}")))?;
     catalog::scenario_json(source, file, variant.as_deref(), &sets).map_err(|e| JsError::new(&e))
 }
 
@@ -46,12 +44,37 @@ impl WasmSession {
 
 #[wasm_bindgen]
 impl WasmSession {
-    /// Resolves the scenario of `request_json` (a `SessionRequest`); the error names the file
-    /// and the key.
+    /// Resolves the scenario of a `SessionRequest`, given field by field (arguments, not JSON:
+    /// the site's wasm then carries no JSON parser); the error names the file and the key.
+    /// Instants and counts are whole numbers passed as JS numbers.
     #[wasm_bindgen(constructor)]
-    pub fn new(request_json: &str) -> Result<WasmSession, JsError> {
-        let request: SessionRequest = serde_json::from_str(request_json)
-            .map_err(|e| JsError::new(&format!("bad session request: {e}")))?;
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        source: String,
+        file: String,
+        variant: Option<String>,
+        sets: Vec<String>,
+        trace: bool,
+        from_ns: f64,
+        to_ns: Option<f64>,
+        calibrate_events: Option<f64>,
+        trace_limit: f64,
+        sample_every_events: f64,
+        sample_every_ns: f64,
+    ) -> Result<WasmSession, JsError> {
+        let request = SessionRequest {
+            source,
+            file,
+            variant,
+            sets,
+            trace,
+            from_ns: whole(from_ns)?,
+            to_ns: to_ns.map(whole).transpose()?,
+            calibrate_events: calibrate_events.map(whole).transpose()?,
+            trace_limit: whole(trace_limit)?,
+            sample_every_events: whole(sample_every_events)?,
+            sample_every_ns: whole(sample_every_ns)?,
+        };
         Session::start(request)
             .map(|inner| WasmSession {
                 inner,
@@ -103,5 +126,14 @@ impl WasmSession {
     /// Rows of the trace in words (a JSON array of strings).
     pub fn describe(&self, rows: Vec<u32>) -> String {
         serde_json::to_string(&self.inner.describe(&rows)).expect("strings encode as JSON")
+    }
+}
+
+/// A JS number that must be a whole number of ns or events.
+fn whole(x: f64) -> Result<u64, JsError> {
+    if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= u64::MAX as f64 {
+        Ok(x as u64)
+    } else {
+        Err(JsError::new(&format!("bad session request: {x} is not a whole number")))
     }
 }

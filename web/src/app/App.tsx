@@ -1,43 +1,298 @@
-import { RunSummary } from './RunSummary';
-import { useDefaultRun } from './useDefaultRun';
+// The page: header, time controls, the pipeline of each run beside the controls, then "Why is
+// it waiting?", the charts, the decision log, the counters, the A/B table and the full
+// experiment. Keyboard shortcuts drive the time controls.
+
+import { lazy, useEffect, useRef, useState } from 'react';
+
+import { formatCount, formatNs } from '../model/format';
+import { Clock } from './clock';
+import { ClockContext, StoreContext, useClock, useSite, useStore } from './context';
+import { Controls } from './Controls';
+import { Deferred } from './Deferred';
+import { Header } from './Header';
+import { msg } from './messages';
+import { Pipeline } from './pipeline/Pipeline';
+import { changeSpeed, goToRow, logSide, Player, stepEvent, stepKind } from './Player';
+import { SiteStore } from './store';
+
+// Below the first screen: loaded when scrolled near (Deferred.tsx).
+const Charts = lazy(() => import('./Charts').then((m) => ({ default: m.Charts })));
+const Compare = lazy(() => import('./Compare').then((m) => ({ default: m.Compare })));
+const Counters = lazy(() => import('./Counters').then((m) => ({ default: m.Counters })));
+const DecisionLog = lazy(() => import('./DecisionLog').then((m) => ({ default: m.DecisionLog })));
+const Experiment = lazy(() => import('./Experiment').then((m) => ({ default: m.Experiment })));
+const Presets = lazy(() => import('./Presets').then((m) => ({ default: m.Presets })));
+const WhyPanel = lazy(() => import('./WhyPanel').then((m) => ({ default: m.WhyPanel })));
 
 export function App() {
-  const run = useDefaultRun();
-  const version = run.phase === 'starting' ? null : run.version;
+  const [store] = useState(() => new SiteStore(location.search));
+  const [clock] = useState(() => new Clock());
+  useEffect(() => {
+    void store.start();
+    return () => store.stop();
+  }, [store]);
   return (
-    <main>
-      <header>
-        <h1>sendpath</h1>
-        <p>The Linux TCP send path, simulated in your browser.</p>
-      </header>
-      <section aria-labelledby="engine-heading">
-        <h2 id="engine-heading">Engine</h2>
-        <p role="status">
-          {version !== null
-            ? 'Engine ready'
-            : run.phase === 'failed'
-              ? `Engine failed: ${run.error}`
-              : 'Starting the engine…'}
-        </p>
-        {version !== null && (
-          <dl>
-            <dt id="engine-version">Engine version</dt>
-            <dd aria-labelledby="engine-version">{version}</dd>
-          </dl>
-        )}
-      </section>
-      <section aria-labelledby="scenario-heading">
-        <h2 id="scenario-heading">
-          Scenario <code>{run.scenario.path}</code>
-        </h2>
-        <p role="status">
-          {run.phase === 'starting' && 'Waiting for the engine…'}
-          {run.phase === 'running' && 'Running…'}
-          {run.phase === 'done' && 'Finished'}
-          {run.phase === 'failed' && version !== null && `Run failed: ${run.error}`}
-        </p>
-        {run.phase === 'done' && <RunSummary result={run.result} />}
-      </section>
-    </main>
+    <StoreContext.Provider value={store}>
+      <ClockContext.Provider value={clock}>
+        <Page />
+      </ClockContext.Provider>
+    </StoreContext.Provider>
+  );
+}
+
+function useKeyboard(help: () => void) {
+  const store = useStore();
+  const clock = useClock();
+  const site = useSite();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement | null;
+      const tag = el?.tagName;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || el?.isContentEditable)
+        return;
+      const snap = store.getSnapshot();
+      switch (e.key) {
+        case ' ':
+          if (tag === 'BUTTON' || tag === 'SUMMARY' || tag === 'A') return;
+          clock.toggle();
+          break;
+        case 'ArrowRight':
+          if (e.shiftKey) stepKind(snap, clock, 1);
+          else stepEvent(snap, clock, 1);
+          break;
+        case 'ArrowLeft':
+          if (e.shiftKey) stepKind(snap, clock, -1);
+          else stepEvent(snap, clock, -1);
+          break;
+        case ']':
+          changeSpeed(store, snap, 4);
+          break;
+        case '[':
+          changeSpeed(store, snap, -4);
+          break;
+        case 'Home':
+          goToRow(snap, clock, 0);
+          break;
+        case 'End': {
+          // The end of the window, where the counters are the run's final ones.
+          const m = snap[logSide(snap)]?.model;
+          if (m) {
+            clock.pause();
+            clock.seek(m.summary.toNs);
+          }
+          break;
+        }
+        case '?':
+          help();
+          break;
+        default:
+          return;
+      }
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store, clock, site.state.step, help]);
+}
+
+function Shortcuts({ open, onClose }: { open: boolean; onClose: () => void }) {
+  if (!open) return null;
+  return (
+    <div className="dialog-backdrop" onClick={onClose}>
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="shortcuts-h"
+        className="dialog"
+        onClick={(e) => e.stopPropagation()}
+        onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      >
+        <h2 id="shortcuts-h">{msg.header.shortcuts}</h2>
+        <dl>
+          {msg.shortcuts.map(([k, what]) => (
+            <div key={k}>
+              <dt>
+                <kbd>{k}</kbd>
+              </dt>
+              <dd>{what}</dd>
+            </div>
+          ))}
+        </dl>
+        <button type="button" onClick={onClose} autoFocus>
+          OK
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function Page() {
+  const site = useSite();
+  const store = useStore();
+  const clock = useClock();
+  const [help, setHelp] = useState(false);
+  useKeyboard(() => setHelp(true));
+  const a = site.a.model;
+
+  // The clock spans run A's window; the link's cursor is applied to the first run only.
+  const seeded = useRef(false);
+  useEffect(() => {
+    if (!a) return;
+    const first = seeded.current ? null : store.getSnapshot().state;
+    seeded.current = true;
+    clock.setRange(a.summary.fromNs, a.summary.toNs);
+    if (first?.t !== null && first?.t !== undefined) clock.seek(first.t, first.row);
+  }, [a, clock, store]);
+  // The cursor goes to the URL when it rests.
+  useEffect(
+    () =>
+      clock.subscribeSlow(() => {
+        // Not before the first run set the clock's range (and the link's cursor).
+        if (seeded.current && !clock.playing) store.setCursor(clock.t, clock.row);
+      }),
+    [clock, store],
+  );
+  useEffect(() => {
+    document.documentElement.dataset.theme = site.state.theme;
+  }, [site.state.theme]);
+
+  const running = site.a.running || site.b?.running;
+  const status =
+    site.engine === 'failed'
+      ? msg.engine.failed(site.engineError ?? '')
+      : site.engine === 'starting'
+        ? msg.engine.starting
+        : running
+          ? msg.run.running
+          : a
+            ? msg.run.updated(a.cols.t.length, formatNs(a.summary.toNs - a.summary.fromNs))
+            : msg.engine.ready;
+  // The explicit "ready" signal (data-run-state) the end-to-end tests wait for.
+  const runState =
+    site.engine === 'failed'
+      ? 'failed'
+      : running || !a || (site.b && !site.b.model)
+        ? 'running'
+        : 'ready';
+  const info = site.a.info;
+  const warnings = [
+    ...(a?.summary.result.warnings ?? []),
+    ...(site.b?.model?.summary.result.warnings ?? []),
+  ];
+
+  return (
+    <>
+      <a className="skip" href="#pipeline-h">
+        {msg.skipToPipeline}
+      </a>
+      <Header />
+      <main>
+        <section className="intro" aria-labelledby="scenario-h">
+          <h2 id="scenario-h">{info?.title ?? site.state.a.scenario}</h2>
+          {info && <p className="summary">{info.summary}</p>}
+          <p className="muted engine-line">
+            <span>
+              {msg.engine.version} <span data-testid="engine-version">{site.version ?? '…'}</span>
+            </span>
+            {a && (
+              <span>
+                {' · '}kernel {a.summary.result.kernel} · {formatCount(a.summary.result.events)}{' '}
+                events · {formatNs(a.summary.toNs - a.summary.fromNs)}
+              </span>
+            )}
+          </p>
+          {site.problems.length > 0 && (
+            <div className="note" role="alert">
+              {msg.run.urlProblems}
+              <ul>
+                {site.problems.map((p) => (
+                  <li key={p.param}>{p.message}</li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {site.a.baseRun && (
+            <p className="note" role="alert">
+              {msg.run.shownIsBase(site.a.baseRun)}
+            </p>
+          )}
+          {a?.summary.truncated && <p className="note">{msg.run.truncated}</p>}
+          {warnings.length > 0 && (
+            <ul className="note" aria-label={msg.run.warnings}>
+              {warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <Player status={status} runState={runState} />
+        <div className="main-grid">
+          <section className="pipelines" aria-labelledby="pipeline-h">
+            <h2 id="pipeline-h" tabIndex={-1}>
+              {msg.pipeline.region}
+            </h2>
+            {(['a', 'b'] as const).map((side) =>
+              site[side] ? (
+                <div key={side} className="pipeline-side">
+                  {site.b && (
+                    <h3 className="side-title">
+                      {msg.run.sideLabel(side)}:{' '}
+                      {site[side]?.info?.variants.find((v) => v.name === site.state[side]?.variant)
+                        ?.label ??
+                        site.state[side]?.variant ??
+                        ''}
+                      {(site.state[side]?.sets.length ?? 0) > 0 && (
+                        <span className="muted"> · {site.state[side]?.sets.join(', ')}</span>
+                      )}
+                    </h3>
+                  )}
+                  <Pipeline side={side} />
+                </div>
+              ) : null,
+            )}
+            <Legend />
+          </section>
+          <aside className="side-panel">
+            <Controls />
+          </aside>
+        </div>
+        <Deferred armed={!!a} title={msg.why.region} component={WhyPanel} />
+        <Deferred armed={!!a} title={msg.charts.region} component={Charts} />
+        <div className="two-col">
+          <Deferred armed={!!a} title={msg.log.region} component={DecisionLog} />
+          <Deferred armed={!!a} title={msg.counters.region} component={Counters} />
+        </div>
+        {site.b && <Deferred armed={!!a} title={msg.compare.region} component={Compare} />}
+        <Deferred armed={!!a} title={msg.experiment.region} component={Experiment} />
+        <Deferred armed={!!a} title={`${msg.header.preset}s`} component={Presets} />
+      </main>
+      <Shortcuts open={help} onClose={() => setHelp(false)} />
+    </>
+  );
+}
+
+function Legend() {
+  const s = msg.pipeline.states;
+  const items: [string, string][] = [
+    ['skb-filling', s.filling],
+    ['skb-full', s.full],
+    ['skb-autocork', s.autocorked],
+    ['held-nagle', s.held('nagle')],
+    ['held-tsq', s.held('tsq')],
+    ['held-cwnd', s.held('cwnd')],
+    ['held-pacing', s.held('pacing')],
+    ['skb-sent', s.sent],
+    ['app-writing', s.writing],
+    ['app-sleeping', s.sleeping('sndbuf / notsent_lowat')],
+  ];
+  return (
+    <ul className="legend pipeline-legend" aria-label={msg.pipeline.legend}>
+      {items.map(([cls, label]) => (
+        <li key={cls}>
+          <span className={`swatch sw-${cls}`} aria-hidden="true" /> {label}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -8,7 +8,7 @@
 //     -> serveEngine's message listener                        serve.ts, in the Worker
 //          awaits the wasm module instantiated by worker.ts (init() of web/src/engine/pkg/)
 //     -> handlers[verb](engine, ...args)                       serve.ts
-//     -> version() / run(json)                                 pkg/sendpath_wasm.js (wasm-bindgen glue)
+//     -> version() / run(json) / new WasmSession(json) ...      pkg/sendpath_wasm.js (wasm-bindgen glue)
 //     -> #[wasm_bindgen] fn in engine/wasm/src/lib.rs          Rust, compiled to wasm32
 //     -> sendpath_core                                         engine/core, the simulation
 //   and back: the result is posted as { kind: 'answer', id, ok, result | error }, and the
@@ -17,6 +17,10 @@
 // The worker posts { kind: 'ready', version } once the engine is instantiated (`ready` below),
 // or { kind: 'failed', error }. Requests sent before that wait in the worker and are answered
 // in order. One bridge owns one worker; `terminate()` stops it and rejects pending calls.
+//
+// Long jobs (`experiment`) post { kind: 'progress', id, done, total } before their answer;
+// `callWithProgress` hears them. Bulk results (the trace columns and the derived model of
+// `simulate`) cross by transfer, not by copy.
 //
 // Verbs: see `Verbs` in protocol.ts. Values the engine computes have TypeScript types generated
 // from Rust (./generated/, by ts-rs), never written by hand.
@@ -34,6 +38,7 @@ export interface WorkerLike {
 interface Pending {
   resolve(result: unknown): void;
   reject(error: Error): void;
+  progress?: (done: number, total: number) => void;
 }
 
 /** An error the engine reported, or a failure to reach it. */
@@ -69,6 +74,9 @@ export class EngineBridge {
           this.fail(new EngineError(`the engine failed to start: ${msg.error}`));
           settleReady.reject(this.broken ?? new EngineError(msg.error));
           break;
+        case 'progress':
+          this.pending.get(msg.id)?.progress?.(msg.done, msg.total);
+          break;
         case 'answer': {
           const p = this.pending.get(msg.id);
           if (!p) return;
@@ -90,10 +98,23 @@ export class EngineBridge {
 
   /** Calls `verb` in the engine; settles with its result or an EngineError. */
   call<V extends Verb>(verb: V, ...args: Verbs[V]['args']): Promise<Verbs[V]['result']> {
+    return this.callWithProgress(verb, undefined, ...args);
+  }
+
+  /** As `call`, and `onProgress` hears how far a long job has got. */
+  callWithProgress<V extends Verb>(
+    verb: V,
+    onProgress: ((done: number, total: number) => void) | undefined,
+    ...args: Verbs[V]['args']
+  ): Promise<Verbs[V]['result']> {
     if (this.broken) return Promise.reject(this.broken);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject });
+      this.pending.set(id, {
+        resolve: resolve as (r: unknown) => void,
+        reject,
+        progress: onProgress,
+      });
       this.worker.postMessage({ id, verb, args } as Request);
     });
   }

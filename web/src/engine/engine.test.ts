@@ -8,8 +8,10 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 
 import { EngineBridge, EngineError, type WorkerLike } from './bridge';
 import { defaultScenario } from '../model/scenarios';
-import type { RunRequest } from './generated/RunRequest';
-import { initSync, run, version } from './pkg/sendpath_wasm';
+import type { SideRequest } from './protocol';
+import { kindCodes } from '../model/catalog';
+import { PKT_DATA } from '../model/derive';
+import * as wasm from './pkg/sendpath_wasm';
 import { serveEngine, type Endpoint, type EngineModule } from './serve';
 
 const cargoToml = readFileSync(new URL('../../../engine/Cargo.toml', import.meta.url), 'utf8');
@@ -17,13 +19,13 @@ const workspaceVersion = /\[workspace\.package\][^[]*?version\s*=\s*"([^"]+)"/.e
 
 function loadWasm(): Promise<EngineModule> {
   const bytes = readFileSync(new URL('./pkg/sendpath_wasm_bg.wasm', import.meta.url));
-  initSync({ module: bytes });
-  return Promise.resolve({ version, run });
+  wasm.initSync({ module: bytes });
+  return Promise.resolve(wasm);
 }
 
 const scenario = defaultScenario();
 
-function request(sets: string[] = []): RunRequest {
+function request(sets: string[] = []): SideRequest {
   return { source: scenario.source, file: scenario.path, variant: null, sets };
 }
 
@@ -59,19 +61,23 @@ describe('the engine behind the bridge', () => {
     await expect(bridge.call('version')).resolves.toBe(workspaceVersion);
   });
 
-  test('runs the default scenario in wasm', { timeout: 60_000 }, async () => {
-    const { bridge } = connect(loadWasm);
-    const result = await bridge.call('run', request());
-    const kernel = /^kernel\s*=\s*"([^"]+)"/m.exec(scenario.source)?.[1];
-    expect(result.kernel).toBe(kernel);
-    expect(result.events).toBeGreaterThan(0);
-    expect(result.elapsed_s).toBeGreaterThan(0);
-    expect(result.apps.length).toBeGreaterThan(0);
-  });
+  test(
+    'runs the default scenario to its end in wasm, as the native engine counts',
+    { timeout: 60_000 },
+    async () => {
+      const { bridge } = connect(loadWasm);
+      const { summary } = await bridge.call('experiment', request());
+      const kernel = /^kernel\s*=\s*"([^"]+)"/m.exec(scenario.source)?.[1];
+      expect(summary.result.kernel).toBe(kernel);
+      expect(summary.result.events).toBeGreaterThan(1_000_000);
+      expect(summary.cut).toBe(false);
+      expect(summary.result.apps.length).toBeGreaterThan(0);
+    },
+  );
 
-  test('rejects a run with a misspelt key, naming the file and the key', async () => {
+  test('rejects a scenario with a misspelt key, naming the file and the key', async () => {
     const { bridge } = connect(loadWasm);
-    const call = bridge.call('run', request(['net.ipv4.tcp_autocorkin=1']));
+    const call = bridge.call('scenarioInfo', request(['net.ipv4.tcp_autocorkin=1']));
     await expect(call).rejects.toThrow(EngineError);
     await expect(call).rejects.toThrow(
       `${scenario.path}: net.ipv4.tcp_autocorkin: unknown key; did you mean "net.ipv4.tcp_autocorking"?`,
@@ -87,13 +93,74 @@ describe('the engine behind the bridge', () => {
     });
     const answered: string[] = [];
     const calls = [
-      bridge.call('run', request(['no.such.key=1'])).catch(() => answered.push('run')),
+      bridge.call('scenarioInfo', request(['no.such.key=1'])).catch(() => answered.push('info')),
       bridge.call('version').then(() => answered.push('version')),
     ];
     finishLoading();
     await Promise.all(calls);
-    expect(answered).toEqual(['run', 'version']);
+    expect(answered).toEqual(['info', 'version']);
   });
+
+  test('publishes a catalog holding every event kind the site reads, and every key', async () => {
+    const { bridge } = connect(loadWasm);
+    const catalog = await bridge.call('catalog');
+    expect(() => kindCodes(catalog.trace)).not.toThrow();
+    expect(catalog.keys.keys.map((k) => k.name)).toContain('net.ipv4.tcp_autocorking');
+    expect(catalog.counters).toContain('TcpExtTCPAutoCorking');
+  });
+
+  test('scenarioInfo resolves a variant and an override, and refuses an out-of-range value', async () => {
+    const { bridge } = connect(loadWasm);
+    const info = await bridge.call('scenarioInfo', {
+      ...request(['net.ipv4.tcp_limit_output_bytes=65536']),
+      variant: 'off',
+    });
+    expect(info.keys['net.ipv4.tcp_autocorking']?.values).toEqual(['0', '0']);
+    expect(info.keys['net.ipv4.tcp_autocorking']?.origins).toEqual(['variant', 'variant']);
+    expect(info.keys['net.ipv4.tcp_limit_output_bytes']?.origins[0]).toBe('set');
+    await expect(bridge.call('scenarioInfo', request(['ethtool.tx=0']))).rejects.toThrow(
+      `${scenario.path}: ethtool.tx: `,
+    );
+  });
+
+  test('simulate records a calibrated window, derives its model, and describe words its rows', async () => {
+    const { bridge } = connect(loadWasm);
+    const model = await bridge.call('simulate', {
+      ...request(),
+      variant: 'on',
+      side: 'a',
+      fromNs: 0,
+      toNs: null,
+      calibrateEvents: 5_000,
+    });
+    expect(model.cols.t.length).toBeGreaterThanOrEqual(5_000);
+    expect(model.summary.cut).toBe(true);
+    expect(model.packets.type).toContain(PKT_DATA);
+    const autocork = model.cols.kind.indexOf(
+      (await bridge.call('catalog')).trace.kinds.findIndex((k) => k.name === 'autocork'),
+    );
+    expect(autocork).toBeGreaterThan(0);
+    const [words] = await bridge.call('describe', 'a', [autocork]);
+    expect(words).toMatch(/^tcp_push: skb#\d+ \d+ B < size_goal/);
+  });
+
+  test(
+    "experiment reports progress while it runs and ends with the run's counters",
+    { timeout: 60_000 },
+    async () => {
+      const { bridge } = connect(loadWasm);
+      const progress: number[] = [];
+      const out = await bridge.callWithProgress(
+        'experiment',
+        (done, total) => progress.push(done / total),
+        request(['sim.duration_ms=40']),
+      );
+      expect(progress.length).toBeGreaterThanOrEqual(2);
+      expect(progress.at(-1)).toBe(1);
+      expect(out.summary.result.hosts.sender?.counters.TcpExtTCPAutoCorking).toBeGreaterThan(0);
+      expect(out.samples.length % out.summary.samples.stride).toBe(0);
+    },
+  );
 
   test('rejects a call to an unknown verb with an EngineError naming it', async () => {
     const { bridge } = connect(loadWasm);

@@ -1,8 +1,39 @@
 // The message protocol between the engine bridge (main thread) and the engine worker.
 // Types only: both sides import it, neither imports the other. See bridge.ts for the call chain.
 
-import type { RunRequest } from './generated/RunRequest';
-import type { RunResult } from './generated/RunResult';
+import type { Catalog } from '../model/catalog';
+import type { RunModel } from '../model/derive';
+import type { ScenarioInfo } from './generated/ScenarioInfo';
+import type { SessionSummary } from './generated/SessionSummary';
+
+/** One configuration of a scenario: the file, a variant, `KEY=VALUE` overrides. */
+export interface SideRequest {
+  /** The scenario file's text (TOML). */
+  source: string;
+  /** Its path, as errors name it (`scenarios/autocorking.toml`). */
+  file: string;
+  variant: string | null;
+  sets: string[];
+}
+
+/** The two runs of an A/B comparison; a page without comparison has only `a`. */
+export type Side = 'a' | 'b';
+
+/** An interactive run: the scenario recorded in the window [fromNs, toNs). */
+export interface SimulateRequest extends SideRequest {
+  side: Side;
+  fromNs: number;
+  /** End of the window; null = stop at a round instant once `calibrateEvents` are recorded. */
+  toNs: number | null;
+  calibrateEvents: number;
+}
+
+/** A full run, without trace: the counters at the end and samples along the way. */
+export interface ExperimentResult {
+  summary: SessionSummary;
+  /** Counter samples, `summary.samples.stride` numbers each. */
+  samples: Float64Array;
+}
 
 /**
  * Every verb the engine answers: its arguments and its result. Results are plain data
@@ -11,11 +42,19 @@ import type { RunResult } from './generated/RunResult';
 export interface Verbs {
   /** The engine's version, the Cargo workspace version of engine/. */
   version: { args: []; result: string };
+  /** The trace schema, the key registry and the counter names. */
+  catalog: { args: []; result: Catalog };
+  /** What a scenario says with a variant and overrides applied; rejects as a run would. */
+  scenarioInfo: { args: [request: SideRequest]; result: ScenarioInfo };
   /**
-   * Runs one scenario file to its end (sendpath_core::run_source). Rejects with the engine's
-   * message, which names the file and the key, when the scenario is invalid.
+   * Runs the window of an interactive view and derives everything the page shows of it (in
+   * the worker, model/derive.ts). The worker keeps the run of each side for `describe`.
    */
-  run: { args: [request: RunRequest]; result: RunResult };
+  simulate: { args: [request: SimulateRequest]; result: RunModel };
+  /** Rows of the last `simulate` of `side` in words: "<kernel function>: <decision>". */
+  describe: { args: [side: Side, rows: number[]]; result: string[] };
+  /** Runs a scenario to its end without trace; posts progress on the way. */
+  experiment: { args: [request: SideRequest]; result: ExperimentResult };
 }
 
 export type Verb = keyof Verbs;
@@ -31,4 +70,6 @@ export type WorkerMessage =
   | { kind: 'failed'; error: string }
   /** The answer to the request with the same id: a result, or the engine's error message. */
   | { kind: 'answer'; id: number; ok: true; result: unknown }
-  | { kind: 'answer'; id: number; ok: false; error: string };
+  | { kind: 'answer'; id: number; ok: false; error: string }
+  /** How far the request with this id has got (long jobs: `experiment`). */
+  | { kind: 'progress'; id: number; done: number; total: number };

@@ -2,27 +2,163 @@
 // worker.ts wires it to the Worker's global scope; the unit tests wire it to a MessagePort.
 // See bridge.ts for the whole call chain.
 
-import type { RunResult } from './generated/RunResult';
+import type { Catalog } from '../model/catalog';
+import { deriveRun } from '../model/derive';
+import { transferables, type TraceColumns } from '../model/trace';
+import type { ScenarioInfo } from './generated/ScenarioInfo';
+import type { SessionRequest } from './generated/SessionRequest';
+import type { SessionSummary } from './generated/SessionSummary';
 import type * as Wasm from './pkg/sendpath_wasm';
-import type { Request, Verb, Verbs, WorkerMessage } from './protocol';
+import type { Request, Side, Verb, Verbs, WorkerMessage } from './protocol';
 
 /** The wasm exports the protocol uses (the functions of engine/wasm/src/lib.rs). */
-export type EngineModule = Pick<typeof Wasm, 'version' | 'run'>;
+export type EngineModule = Pick<
+  typeof Wasm,
+  'version' | 'engine_catalog' | 'scenario_info' | 'WasmSession'
+>;
 
 /** Where requests arrive and answers go: the worker's global scope, or a MessagePort. */
 export interface Endpoint {
-  postMessage(message: WorkerMessage): void;
+  postMessage(message: WorkerMessage, transfer?: Transferable[]): void;
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
 }
 
+/** What a handler may do besides returning its result. */
+interface CallContext {
+  /** Report how far a long job has got. */
+  progress(done: number, total: number): void;
+}
+
 type Handlers = {
-  [V in Verb]: (engine: EngineModule, ...args: Verbs[V]['args']) => Verbs[V]['result'];
+  [V in Verb]: (
+    engine: EngineModule,
+    ctx: CallContext,
+    ...args: Verbs[V]['args']
+  ) => Verbs[V]['result'] | Promise<Verbs[V]['result']>;
 };
+
+/** A wasm session for `r` (the request's fields, one argument each). */
+export function openSession(
+  engine: Pick<EngineModule, 'WasmSession'>,
+  r: SessionRequest,
+): Wasm.WasmSession {
+  return new engine.WasmSession(
+    r.source,
+    r.file,
+    r.variant ?? undefined,
+    r.sets,
+    r.trace,
+    r.fromNs,
+    r.toNs ?? undefined,
+    r.calibrateEvents ?? undefined,
+    r.traceLimit,
+    r.sampleEveryEvents,
+    r.sampleEveryNs,
+  );
+}
+
+/** Events per slice of a long run: between slices the job reports progress. */
+const EVENTS_PER_SLICE = 200_000;
+
+/** The interactive run of each side, kept for `describe` until the next `simulate`. */
+const sessions = new Map<Side, Wasm.WasmSession>();
+
+let catalogCache: Catalog | null = null;
+function catalogOf(engine: EngineModule): Catalog {
+  catalogCache ??= JSON.parse(engine.engine_catalog()) as Catalog;
+  return catalogCache;
+}
 
 const handlers: Handlers = {
   version: (engine) => engine.version(),
-  // JSON both ways: the request and the result are serde types with generated TS types.
-  run: (engine, request) => JSON.parse(engine.run(JSON.stringify(request))) as RunResult,
+  catalog: (engine) => catalogOf(engine),
+  scenarioInfo: (engine, _ctx, r) =>
+    JSON.parse(
+      engine.scenario_info(r.source, r.file, r.variant ?? undefined, r.sets),
+    ) as ScenarioInfo,
+  simulate: (engine, _ctx, r) => {
+    const catalog = catalogOf(engine);
+    const request: SessionRequest = {
+      source: r.source,
+      file: r.file,
+      variant: r.variant,
+      sets: r.sets,
+      trace: true,
+      fromNs: r.fromNs,
+      toNs: r.toNs,
+      calibrateEvents: r.toNs === null ? r.calibrateEvents : null,
+      // A knob that multiplies the event rate must not exhaust memory: 4x the calibration.
+      traceLimit: Math.max(4 * r.calibrateEvents, 100_000),
+      sampleEveryEvents: 100,
+      sampleEveryNs: 0,
+    };
+    const session = openSession(engine, request);
+    try {
+      const t0 = performance.now();
+      while (!session.advance(EVENTS_PER_SLICE)) {
+        /* the interactive window is short: run it through */
+      }
+      const t1 = performance.now();
+      const summary = JSON.parse(session.summary()) as SessionSummary;
+      const cols: TraceColumns = {
+        t: session.col_t_ns(),
+        host: session.col_host(),
+        sk: session.col_sk(),
+        kind: session.col_kind(),
+        values: session.col_values(),
+        stride: catalog.trace.maxFields,
+      };
+      const t2 = performance.now();
+      const model = deriveRun(cols, summary, session.samples(), catalog.trace);
+      model.timing = { runMs: t1 - t0, columnsMs: t2 - t1, deriveMs: performance.now() - t2 };
+      sessions.get(r.side)?.free();
+      sessions.set(r.side, session);
+      return model;
+    } catch (err) {
+      session.free();
+      throw err;
+    }
+  },
+  describe: (_engine, _ctx, side, rows) => {
+    const session = sessions.get(side);
+    if (!session) throw new Error(`no run of side ${side} to describe`);
+    return JSON.parse(session.describe(Uint32Array.from(rows))) as string[];
+  },
+  experiment: async (engine, ctx, r) => {
+    const request: SessionRequest = {
+      source: r.source,
+      file: r.file,
+      variant: r.variant,
+      sets: r.sets,
+      trace: false,
+      fromNs: 0,
+      toNs: null,
+      calibrateEvents: null,
+      traceLimit: 0,
+      sampleEveryEvents: 0,
+      sampleEveryNs: 0,
+    };
+    // Sample 200 times over the scenario's duration (known once the session resolved it).
+    const probe = openSession(engine, request);
+    const end = probe.end_ns();
+    probe.free();
+    request.sampleEveryNs = Math.max(1, Math.floor(end / 200));
+    const session = openSession(engine, request);
+    try {
+      while (!session.advance(EVENTS_PER_SLICE)) {
+        ctx.progress(session.now_ns(), end);
+        // Let other messages in between slices.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      ctx.progress(end, end);
+      return {
+        summary: JSON.parse(session.summary()) as SessionSummary,
+        samples: session.samples(),
+      };
+    } finally {
+      session.free();
+    }
+  },
 };
 
 function isRequest(data: unknown): data is Request {
@@ -60,8 +196,16 @@ export function serveEngine(endpoint: Endpoint, load: () => Promise<EngineModule
     try {
       if (!Object.hasOwn(handlers, verb)) throw new Error(`unknown verb '${verb}'`);
       const e = await engine;
-      const handler = handlers[verb] as (e: EngineModule, ...args: unknown[]) => unknown;
-      endpoint.postMessage({ kind: 'answer', id, ok: true, result: handler(e, ...req.args) });
+      const handler = handlers[verb] as (
+        e: EngineModule,
+        ctx: CallContext,
+        ...args: unknown[]
+      ) => unknown;
+      const ctx: CallContext = {
+        progress: (done, total) => endpoint.postMessage({ kind: 'progress', id, done, total }),
+      };
+      const result = await handler(e, ctx, ...req.args);
+      endpoint.postMessage({ kind: 'answer', id, ok: true, result }, transferables(result));
     } catch (err) {
       endpoint.postMessage({ kind: 'answer', id, ok: false, error: describe(err) });
     }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { formatBitRate, formatCount, formatSeconds } from './format';
+import { formatBitRate, formatCount, formatNs, formatSeconds } from './format';
 
 describe('number formats', () => {
   test('counts group thousands', () => {
@@ -18,5 +18,19 @@ describe('number formats', () => {
     expect(formatBitRate(9_412_000_000)).toBe('9.41 Gbit/s');
     expect(formatBitRate(1_000_000)).toBe('1 Mbit/s');
     expect(formatBitRate(512)).toBe('512 bit/s');
+  });
+});
+
+describe('numbers that end in zeros keep them', () => {
+  test('500 Mbit/s is not 5 Mbit/s', () => {
+    expect(formatBitRate(500e6)).toBe('500 Mbit/s');
+    expect(formatBitRate(1.5e9)).toBe('1.5 Gbit/s');
+  });
+
+  test('durations pick their unit and keep three digits', () => {
+    expect(formatNs(500_000)).toBe('500 µs');
+    expect(formatNs(2_500_000)).toBe('2.5 ms');
+    expect(formatNs(40)).toBe('40 ns');
+    expect(formatNs(1e9)).toBe('1 s');
   });
 });

@@ -1,0 +1,93 @@
+// Controls re-run the engine; the numbers on the page are the native engine's; bad input
+// shows the engine's error and keeps the last good run.
+import { expect, nativeRun, test } from './fixtures';
+
+const WINDOW = './?s=autocorking&v=on&to=2000000';
+
+test('turning tcp_autocorking off changes the counters exactly as the engine says', async ({
+  sendpath,
+  page,
+}) => {
+  await sendpath.goto(WINDOW);
+  await sendpath.ready();
+  await sendpath.toEnd();
+  const before = await sendpath.counter('sender', 'TcpExtTCPAutoCorking');
+  const native = (sets: string[]) =>
+    nativeRun('scenarios/autocorking.toml', [
+      '--variant',
+      'on',
+      '--set',
+      'sim.duration_ms=2',
+      ...sets.flatMap((s) => ['--set', s]),
+    ]);
+  expect(before).toBe(native([]).hosts.sender!.counters.TcpExtTCPAutoCorking);
+  expect(before).toBeGreaterThan(0);
+
+  const box = await sendpath.control(/net\.ipv4/, 'net.ipv4.tcp_autocorking');
+  await box.uncheck();
+  await expect(page).toHaveURL(/set=net\.ipv4\.tcp_autocorking%3D0/);
+  await sendpath.ready();
+  await sendpath.toEnd();
+  const expected = native(['net.ipv4.tcp_autocorking=0']).hosts.sender!.counters;
+  await expect.poll(() => sendpath.counter('sender', 'TcpExtTCPAutoCorking')).toBe(0);
+  for (const name of ['IpOutRequests', 'TcpOutSegs', 'IpExtOutOctets']) {
+    expect(await sendpath.counter('sender', name)).toBe(expected[name]);
+  }
+  await expect(page).toHaveURL(/set=net\.ipv4\.tcp_autocorking%3D0/);
+  expect(sendpath.errors).toEqual([]);
+});
+
+test("an out-of-range value shows the engine's error beside the control and keeps the last good run", async ({
+  sendpath,
+}) => {
+  await sendpath.goto(WINDOW);
+  await sendpath.ready();
+  await sendpath.toEnd();
+  const events = await sendpath.eventIndex.innerText();
+  const segs = await sendpath.counter('sender', 'TcpOutSegs');
+  const input = await sendpath.control(/NIC/, 'ethtool.tx');
+  await input.fill('0');
+  await input.press('Enter');
+  const error = sendpath.controlError('ethtool.tx');
+  // The engine's own message (the key is the control's label; the file name is left out).
+  await expect(error).toContainText('1..65536');
+  await expect(error).not.toContainText('scenarios/autocorking.toml');
+  await expect(input).toHaveAttribute('aria-invalid', 'true');
+  await sendpath.ready();
+  await expect(sendpath.eventIndex).toHaveText(events);
+  expect(await sendpath.counter('sender', 'TcpOutSegs')).toBe(segs);
+  await expect(sendpath.pipeline()).toBeVisible();
+
+  // A good value clears the error and runs.
+  await input.fill('256');
+  await input.press('Enter');
+  await expect(error).toHaveCount(0);
+  await sendpath.ready();
+});
+
+test("a hand-edited link with a bad value shows the engine's error and still shows a run", async ({
+  sendpath,
+  page,
+}) => {
+  await sendpath.goto('./?s=autocorking&v=on&set=net.ipv4.tcp_limit_output_bytes%3D-5&t=abc');
+  await sendpath.ready();
+  await expect(page.getByRole('alert').filter({ hasText: 't=abc' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'not applied' })).toBeVisible();
+  const input = await sendpath.control(/net\.ipv4/, 'net.ipv4.tcp_limit_output_bytes');
+  await expect(input).toHaveValue('-5');
+  await expect(sendpath.controlError('net.ipv4.tcp_limit_output_bytes')).toBeVisible();
+  await expect(sendpath.pipeline()).toBeVisible();
+  expect(sendpath.errors).toEqual([]);
+});
+
+test('an unknown scenario in a link opens the default one and says so', async ({
+  sendpath,
+  page,
+}) => {
+  await sendpath.goto('./?s=no-such-experiment');
+  await sendpath.ready();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'no scenario "no-such-experiment"' }),
+  ).toBeVisible();
+  await expect(page.getByLabel('Experiment', { exact: true })).toHaveValue('autocorking');
+});

@@ -1,0 +1,571 @@
+// The charts: D3 computes scales and path strings (in useMemo), React renders the SVG. Runs A
+// and B are overlaid (B dashed). The cursor line is its own small component, so playback
+// re-renders one line, not the paths.
+
+import { max } from 'd3-array';
+import { scaleBand, scaleLinear, type ScaleLinear } from 'd3-scale';
+import { curveStepAfter, line } from 'd3-shape';
+import { memo, useEffect, useMemo } from 'react';
+
+import type { Side } from '../engine/protocol';
+import { groupRange, LEN_EDGES, type RunModel } from '../model/derive';
+import { formatBitRate, formatBytes, formatNs } from '../model/format';
+import { useClock, useCursor, useSite, useStore } from './context';
+import { msg } from './messages';
+import { perf } from './perf';
+
+const W = 560;
+const H = 190;
+const M = { l: 64, r: 58, t: 10, b: 26 };
+
+interface SideModel {
+  side: Side;
+  m: RunModel;
+  sk: number;
+}
+
+function focusSocket(m: RunModel, focus: number | null): number {
+  if (focus !== null && focus < m.socks.n && m.socks.sends[focus] === 1) return focus;
+  const i = Array.from(m.socks.sends).indexOf(1);
+  return i < 0 ? 0 : i;
+}
+
+function Cursor({ x }: { x: ScaleLinear<number, number> }) {
+  const c = useCursor();
+  const [a, b] = x.domain() as [number, number];
+  if (c.t < a || c.t > b) return null;
+  return <line className="cursor" x1={x(c.t)} x2={x(c.t)} y1={M.t} y2={H - M.b} />;
+}
+
+function XAxis({ x, from }: { x: ScaleLinear<number, number>; from: number }) {
+  return (
+    <g>
+      <line className="axis-line" x1={M.l} x2={W - M.r} y1={H - M.b} y2={H - M.b} />
+      {x.ticks(5).map((t) => (
+        <text key={t} x={x(t)} y={H - M.b + 14} textAnchor="middle" className="axis">
+          {formatNs(t - from)}
+        </text>
+      ))}
+    </g>
+  );
+}
+
+function YAxis({
+  y,
+  fmt,
+  right = false,
+  label,
+}: {
+  y: ScaleLinear<number, number>;
+  fmt: (v: number) => string;
+  right?: boolean;
+  label: string;
+}) {
+  const x = right ? W - M.r : M.l;
+  return (
+    <g>
+      <line className="axis-line" x1={x} x2={x} y1={M.t} y2={H - M.b} />
+      {y.ticks(4).map((v) => (
+        <g key={v}>
+          {!right && <line className="grid" x1={M.l} x2={W - M.r} y1={y(v)} y2={y(v)} />}
+          <text
+            x={right ? x + 4 : x - 4}
+            y={y(v) + 3}
+            textAnchor={right ? 'start' : 'end'}
+            className="axis"
+          >
+            {fmt(v)}
+          </text>
+        </g>
+      ))}
+      <text
+        className="axis-title"
+        x={x + (right ? 4 : -4)}
+        y={M.t - 1}
+        textAnchor={right ? 'start' : 'end'}
+      >
+        {label}
+      </text>
+    </g>
+  );
+}
+
+/** Clicking a time chart moves the cursor there. */
+function useSeek(x: ScaleLinear<number, number>) {
+  const clock = useClock();
+  return (e: React.MouseEvent<SVGSVGElement>) => {
+    const svg = e.currentTarget;
+    const r = svg.getBoundingClientRect();
+    const px = ((e.clientX - r.left) / r.width) * W;
+    if (px < M.l || px > W - M.r) return;
+    clock.pause();
+    clock.seek(x.invert(px));
+  };
+}
+
+function Legend({ items }: { items: { label: string; cls: string }[] }) {
+  return (
+    <ul className="legend">
+      {items.map((i) => (
+        <li key={i.label}>
+          <svg width="18" height="8" aria-hidden="true">
+            <line x1="0" x2="18" y1="4" y2="4" className={i.cls} />
+          </svg>{' '}
+          {i.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function binsPath(
+  values: Float64Array,
+  offset: number,
+  bins: number,
+  from: number,
+  binNs: number,
+  x: ScaleLinear<number, number>,
+  y: ScaleLinear<number, number>,
+  scale = 1,
+): string {
+  const pts: [number, number][] = [];
+  for (let i = 0; i < bins; i++) pts.push([x(from + i * binNs), y(values[offset + i]! * scale)]);
+  pts.push([x(from + bins * binNs), y(values[offset + bins - 1]! * scale)]);
+  return line().curve(curveStepAfter)(pts) ?? '';
+}
+
+const Throughput = memo(function Throughput({
+  runs,
+  x,
+}: {
+  runs: SideModel[];
+  x: ScaleLinear<number, number>;
+}) {
+  const seek = useSeek(x);
+  const series = runs.map(({ side, m, sk }) => {
+    const c = m.charts;
+    const total = new Float64Array(c.bins);
+    for (let s = 0; s < m.socks.n; s++) {
+      for (let i = 0; i < c.bins; i++) total[i]! += c.ackedBytes[s * c.bins + i]!;
+    }
+    const host = m.summary.result.sockets[sk]?.host ?? 0;
+    return {
+      side,
+      c,
+      total,
+      wire: c.wireBytes.subarray(host * c.bins, (host + 1) * c.bins),
+      perBps: 8e9 / c.binNs,
+    };
+  });
+  const top =
+    max(series.flatMap((s) => [max(s.total) ?? 0, max(s.wire) ?? 0].map((v) => v * s.perBps))) ?? 1;
+  const y = scaleLinear()
+    .domain([0, top || 1])
+    .nice()
+    .range([H - M.b, M.t]);
+  return (
+    <figure>
+      <figcaption>{msg.charts.throughput}</figcaption>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={msg.charts.throughput} onClick={seek}>
+        <YAxis y={y} fmt={formatBitRate} label="bit/s" />
+        <XAxis x={x} from={x.domain()[0]!} />
+        {series.map((s) => (
+          <g key={s.side} className={`side-${s.side}`}>
+            <path
+              className="s-wire"
+              d={binsPath(s.wire, 0, s.c.bins, s.c.from, s.c.binNs, x, y, s.perBps)}
+            />
+            <path
+              className="s-main"
+              d={binsPath(s.total, 0, s.c.bins, s.c.from, s.c.binNs, x, y, s.perBps)}
+            />
+          </g>
+        ))}
+        <Cursor x={x} />
+      </svg>
+      <Legend
+        items={runs.flatMap((r) => [
+          {
+            label: `${label(runs, r.side)}${msg.charts.throughput.split(' (')[0]}`,
+            cls: `side-${r.side} s-main`,
+          },
+          { label: `${label(runs, r.side)}${msg.charts.wire}`, cls: `side-${r.side} s-wire` },
+        ])}
+      />
+    </figure>
+  );
+});
+
+function label(runs: SideModel[], side: Side): string {
+  return runs.length > 1 ? `${msg.run.sideLabel(side)}: ` : '';
+}
+
+const Queues = memo(function Queues({
+  runs,
+  x,
+  tsqKey,
+}: {
+  runs: SideModel[];
+  x: ScaleLinear<number, number>;
+  tsqKey: number[];
+}) {
+  const seek = useSeek(x);
+  const series = runs.map(({ side, m, sk }) => {
+    const c = m.charts;
+    const host = m.summary.result.sockets[sk]?.host ?? 0;
+    return {
+      side,
+      c,
+      q: c.qdiscBytes.subarray(host * c.bins, (host + 1) * c.bins),
+      n: c.nicBytes.subarray(host * c.bins, (host + 1) * c.bins),
+      w: c.wmemMax.subarray(sk * c.bins, (sk + 1) * c.bins),
+      lim: c.tsqLimit.subarray(sk * c.bins, (sk + 1) * c.bins),
+    };
+  });
+  const top =
+    max([
+      ...series.flatMap((s) => [
+        max(s.q) ?? 0,
+        max(s.n) ?? 0,
+        max(s.w) ?? 0,
+        max(s.lim.filter((v) => !Number.isNaN(v))) ?? 0,
+      ]),
+      ...tsqKey,
+    ]) ?? 1;
+  const y = scaleLinear()
+    .domain([0, top || 1])
+    .nice()
+    .range([H - M.b, M.t]);
+  return (
+    <figure>
+      <figcaption>{msg.charts.queues}</figcaption>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={msg.charts.queues} onClick={seek}>
+        <YAxis y={y} fmt={(v) => formatBytes(v).replace(' B', '')} label="bytes" />
+        <XAxis x={x} from={x.domain()[0]!} />
+        {series.map((s, i) => (
+          <g key={s.side} className={`side-${s.side}`}>
+            <path className="s-qdisc" d={binsPath(s.q, 0, s.c.bins, s.c.from, s.c.binNs, x, y)} />
+            <path className="s-nic" d={binsPath(s.n, 0, s.c.bins, s.c.from, s.c.binNs, x, y)} />
+            <path className="s-wmem" d={binsPath(s.w, 0, s.c.bins, s.c.from, s.c.binNs, x, y)} />
+            {tsqKey[i] !== undefined && (
+              <line
+                className="s-limit"
+                x1={M.l}
+                x2={W - M.r}
+                y1={y(tsqKey[i]!)}
+                y2={y(tsqKey[i]!)}
+              />
+            )}
+          </g>
+        ))}
+        <Cursor x={x} />
+      </svg>
+      <Legend
+        items={[
+          { label: msg.charts.qdisc, cls: 's-qdisc' },
+          { label: msg.charts.nic, cls: 's-nic' },
+          { label: msg.charts.wmem, cls: 's-wmem' },
+          { label: `${msg.charts.tsqLimit} (net.ipv4.tcp_limit_output_bytes)`, cls: 's-limit' },
+        ]}
+      />
+    </figure>
+  );
+});
+
+const Cwnd = memo(function Cwnd({
+  runs,
+  x,
+}: {
+  runs: SideModel[];
+  x: ScaleLinear<number, number>;
+}) {
+  const seek = useSeek(x);
+  const [from, to] = x.domain() as [number, number];
+  const series = runs.map(({ side, m, sk }) => {
+    const [a, b] = groupRange(m.socks.acks, sk);
+    const w = m.socks.acks.width;
+    const cw: [number, number][] = [];
+    const pr: [number, number][] = [];
+    for (let j = a; j < b; j++) {
+      cw.push([m.socks.acks.t[j]!, m.socks.acks.v[j * w + 1]!]);
+      const p = m.socks.acks.v[j * w + 4]!;
+      if (Number.isFinite(p)) pr.push([m.socks.acks.t[j]!, p * 8]);
+    }
+    const s0 = m.summary.socketsAtStart[sk];
+    if (cw.length === 0 && s0) cw.push([from, s0.snd_cwnd]);
+    if (cw.length > 0) cw.push([to, cw[cw.length - 1]![1]]);
+    if (pr.length > 0) pr.push([to, pr[pr.length - 1]![1]]);
+    return { side, cw, pr };
+  });
+  const y = scaleLinear()
+    .domain([0, (max(series.flatMap((s) => s.cw.map((p) => p[1]))) ?? 10) || 10])
+    .nice()
+    .range([H - M.b, M.t]);
+  const y2 = scaleLinear()
+    .domain([0, (max(series.flatMap((s) => s.pr.map((p) => p[1]))) ?? 1) || 1])
+    .nice()
+    .range([H - M.b, M.t]);
+  const mk = (pts: [number, number][], yy: ScaleLinear<number, number>) =>
+    line<[number, number]>()
+      .curve(curveStepAfter)
+      .x((p) => x(p[0]))
+      .y((p) => yy(p[1]))(pts) ?? '';
+  return (
+    <figure>
+      <figcaption>{msg.charts.cwnd}</figcaption>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={msg.charts.cwnd} onClick={seek}>
+        <YAxis y={y} fmt={(v) => String(v)} label={msg.charts.packets} />
+        <YAxis y={y2} fmt={formatBitRate} right label="bit/s" />
+        <XAxis x={x} from={from} />
+        {series.map((s) => (
+          <g key={s.side} className={`side-${s.side}`}>
+            <path className="s-cwnd" d={mk(s.cw, y)} />
+            <path className="s-pacing" d={mk(s.pr, y2)} />
+          </g>
+        ))}
+        <Cursor x={x} />
+      </svg>
+      <Legend
+        items={[
+          { label: msg.charts.cwndSeries, cls: 's-cwnd' },
+          { label: msg.charts.pacing, cls: 's-pacing' },
+        ]}
+      />
+    </figure>
+  );
+});
+
+const Histogram = memo(function Histogram({
+  runs,
+  title,
+  pick,
+  labels,
+}: {
+  runs: SideModel[];
+  title: string;
+  pick: (m: RunModel) => Float64Array;
+  labels: string[];
+}) {
+  const data = runs.map((r) => ({ side: r.side, v: pick(r.m) }));
+  const n = labels.length;
+  const shares = data.map((d) => {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += d.v[i]!;
+    return Array.from({ length: n }, (_, i) => (sum > 0 ? d.v[i]! / sum : 0));
+  });
+  const xb = scaleBand<number>()
+    .domain(Array.from({ length: n }, (_, i) => i))
+    .range([M.l, W - 10])
+    .padding(0.15);
+  const inner = scaleBand<number>()
+    .domain(data.map((_, i) => i))
+    .range([0, xb.bandwidth()]);
+  const y = scaleLinear()
+    .domain([0, max(shares.flat()) || 1])
+    .nice()
+    .range([H - M.b, M.t]);
+  return (
+    <figure>
+      <figcaption>{title}</figcaption>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={title}>
+        <YAxis y={y} fmt={(v) => `${Math.round(v * 100)}%`} label={msg.charts.packets} />
+        {labels.map((l, i) => (
+          <text
+            key={l}
+            x={xb(i)! + xb.bandwidth() / 2}
+            y={H - M.b + 14}
+            textAnchor="middle"
+            className="axis"
+          >
+            {l}
+          </text>
+        ))}
+        {data.map((d, k) => (
+          <g key={d.side} className={`side-${d.side}`}>
+            {shares[k]!.map((s, i) =>
+              s > 0 ? (
+                <rect
+                  key={i}
+                  className="bar"
+                  x={xb(i)! + inner(k)!}
+                  width={inner.bandwidth()}
+                  y={y(s)}
+                  height={H - M.b - y(s)}
+                >
+                  <title>{`${labels[i]}: ${d.v[i]} (${(s * 100).toFixed(1)} %)`}</title>
+                </rect>
+              ) : null,
+            )}
+          </g>
+        ))}
+      </svg>
+    </figure>
+  );
+});
+
+const Stevens = memo(function Stevens({
+  runs,
+  x,
+}: {
+  runs: SideModel[];
+  x: ScaleLinear<number, number>;
+}) {
+  const seek = useSeek(x);
+  const series = runs.map(({ side, m, sk }) => {
+    const X = m.socks.xmits;
+    const [a, b] = groupRange(X, sk);
+    const [ca, cb] = groupRange(m.socks.copies, sk);
+    const [aa, ab] = groupRange(m.socks.acks, sk);
+    let lo = Infinity;
+    let hi = 0;
+    for (let j = a; j < b; j++) {
+      lo = Math.min(lo, X.v[j * X.width]!);
+      hi = Math.max(hi, X.v[j * X.width + 1]!);
+    }
+    for (let j = ca; j < cb; j++) {
+      lo = Math.min(lo, m.socks.copies.v[j * 2]!);
+      hi = Math.max(hi, m.socks.copies.v[j * 2 + 1]!);
+    }
+    return { side, m, sk, a, b, ca, cb, aa, ab, lo, hi };
+  });
+  const lo = Math.min(...series.map((s) => s.lo));
+  const hi = Math.max(...series.map((s) => s.hi));
+  const y = scaleLinear()
+    .domain([Number.isFinite(lo) ? lo : 0, hi > lo ? hi : 1])
+    .range([H - M.b, M.t]);
+  const paths = series.map((s) => {
+    const X = s.m.socks.xmits;
+    let sent = '';
+    for (let j = s.a; j < s.b; j++) {
+      const px = x(X.t[j]!).toFixed(1);
+      sent += `M${px},${y(X.v[j * X.width]!).toFixed(1)}V${y(X.v[j * X.width + 1]!).toFixed(1)}`;
+    }
+    const ackPts: [number, number][] = [];
+    for (let j = s.aa; j < s.ab; j++)
+      ackPts.push([s.m.socks.acks.t[j]!, s.m.socks.acks.v[j * s.m.socks.acks.width]!]);
+    const wrPts: [number, number][] = [];
+    for (let j = s.ca; j < s.cb; j++)
+      wrPts.push([s.m.socks.copies.t[j]!, s.m.socks.copies.v[j * 2 + 1]!]);
+    const step = line<[number, number]>()
+      .curve(curveStepAfter)
+      .x((p) => x(p[0]))
+      .y((p) => y(p[1]));
+    return { side: s.side, sent, acked: step(ackPts) ?? '', written: step(wrPts) ?? '' };
+  });
+  return (
+    <figure>
+      <figcaption>
+        {msg.charts.stevens} <span className="muted">sk{runs[0]?.sk}</span>
+      </figcaption>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={msg.charts.stevens} onClick={seek}>
+        <YAxis y={y} fmt={(v) => String(Math.round(v))} label="seq" />
+        <XAxis x={x} from={x.domain()[0]!} />
+        {paths.map((p) => (
+          <g key={p.side} className={`side-${p.side}`}>
+            <path className="s-written" d={p.written} />
+            <path className="s-acked" d={p.acked} />
+            <path className="s-sent" d={p.sent} />
+          </g>
+        ))}
+        <Cursor x={x} />
+      </svg>
+      <Legend
+        items={[
+          { label: msg.charts.stevensSeries.sent, cls: 's-sent' },
+          { label: msg.charts.stevensSeries.acked, cls: 's-acked' },
+          { label: msg.charts.stevensSeries.written, cls: 's-written' },
+        ]}
+      />
+    </figure>
+  );
+});
+
+const SEGS_LABELS = ['1', '2', '3–4', '5–8', '9–16', '17–32', '33–64'];
+function segsBuckets(m: RunModel): Float64Array {
+  const h = m.charts.segsHist;
+  const out = new Float64Array(SEGS_LABELS.length);
+  for (let s = 1; s < h.length; s++) {
+    const b = s === 1 ? 0 : Math.min(SEGS_LABELS.length - 1, Math.ceil(Math.log2(s)));
+    out[b]! += h[s]!;
+  }
+  return out;
+}
+const lenBuckets = (m: RunModel) => m.charts.lenHist;
+const LEN_LABELS = LEN_EDGES.slice(0, -1).map((e, i) =>
+  i === LEN_EDGES.length - 2 ? `≥${e}` : `${e}`,
+);
+
+export function Charts() {
+  const site = useSite();
+  const store = useStore();
+  const ma = site.a.model;
+  const mb = site.b?.model ?? null;
+  const focus = site.state.focus;
+  const runs = useMemo(() => {
+    const out: SideModel[] = [];
+    if (ma) out.push({ side: 'a', m: ma, sk: focusSocket(ma, focus) });
+    if (mb) out.push({ side: 'b', m: mb, sk: focusSocket(mb, focus) });
+    return out;
+  }, [ma, mb, focus]);
+  const runIds = `${site.a.runId}:${site.b?.runId ?? 0}`;
+  useEffect(() => {
+    if (runs.length > 0) perf.chartsRendered();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [runIds]);
+  const from = runs[0]?.m.summary.fromNs ?? 0;
+  const to = Math.max(...runs.map((r) => r.m.summary.toNs), from + 1);
+  const x = useMemo(
+    () =>
+      scaleLinear()
+        .domain([from, to])
+        .range([M.l, W - M.r]),
+    [from, to],
+  );
+  const limA = site.a.info?.keys['net.ipv4.tcp_limit_output_bytes']?.values[0];
+  const limB = site.b?.info?.keys['net.ipv4.tcp_limit_output_bytes']?.values[0];
+  const tsqKey = useMemo(
+    () =>
+      [limA, limB]
+        .filter((v) => v !== undefined)
+        .map(Number)
+        .filter(Number.isFinite),
+    [limA, limB],
+  );
+  if (runs.length === 0) return null;
+  const m0 = runs[0]!.m;
+  const senders = m0.summary.result.sockets.flatMap((_, i) => (m0.socks.sends[i] === 1 ? [i] : []));
+  return (
+    <section className="charts" aria-labelledby="charts-h">
+      <h2 id="charts-h">{msg.charts.region}</h2>
+      <label className="inline">
+        {msg.charts.focus}{' '}
+        <select
+          value={runs[0]!.sk}
+          onChange={(e) => store.setView({ focus: Number(e.target.value) })}
+        >
+          {senders.map((s) => (
+            <option key={s} value={s}>
+              sk{s} (flow {m0.summary.result.sockets[s]?.flow})
+            </option>
+          ))}
+        </select>
+      </label>
+      {runs.length > 1 && (
+        <Legend
+          items={runs.map((r) => ({
+            label: `${msg.run.sideLabel(r.side)}`,
+            cls: `side-${r.side} s-main`,
+          }))}
+        />
+      )}
+      <div className="chart-grid">
+        <Throughput runs={runs} x={x} />
+        <Queues runs={runs} x={x} tsqKey={tsqKey} />
+        <Cwnd runs={runs} x={x} />
+        <Stevens runs={runs} x={x} />
+        <Histogram runs={runs} title={msg.charts.sizes} pick={lenBuckets} labels={LEN_LABELS} />
+        <Histogram runs={runs} title={msg.charts.segs} pick={segsBuckets} labels={SEGS_LABELS} />
+      </div>
+    </section>
+  );
+}

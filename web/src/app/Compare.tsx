@@ -1,0 +1,122 @@
+// A/B: the counters of both runs side by side with their difference, for the recorded window
+// and, once run, for the full experiment.
+
+import type { RunResult } from '../engine/generated/RunResult';
+import { counterDiff } from '../model/counters';
+import { formatBitRate, formatCount } from '../model/format';
+import { useSiteDeferred } from './context';
+import { msg } from './messages';
+
+function countersOf(r: RunResult): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const [h, v] of Object.entries(r.hosts)) out[h] = v.counters;
+  return out;
+}
+
+export function DiffTable({
+  a,
+  b,
+  caption,
+  order,
+  testId,
+}: {
+  a: RunResult;
+  b: RunResult;
+  caption: string;
+  order: readonly string[];
+  testId: string;
+}) {
+  const rows = counterDiff(countersOf(a), countersOf(b), order);
+  const c = msg.compare;
+  return (
+    <table className="diff" data-testid={testId}>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{c.host}</th>
+          <th scope="col">{c.counter}</th>
+          <th scope="col">A</th>
+          <th scope="col">B</th>
+          <th scope="col">{c.diff}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => {
+          const d = r.b - r.a;
+          return (
+            <tr key={`${r.host}/${r.name}`} className={d === 0 ? 'same' : undefined}>
+              <td>{r.host}</td>
+              <th scope="row">{r.name}</th>
+              <td>{formatCount(r.a)}</td>
+              <td>{formatCount(r.b)}</td>
+              <td>
+                {d > 0 ? '+' : ''}
+                {formatCount(d)}
+                {r.a > 0 && d !== 0 && (
+                  <span className="muted"> ({((d / r.a) * 100).toFixed(0)} %)</span>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+export function AppsTable({ results }: { results: { side: string; r: RunResult }[] }) {
+  const e = msg.experiment;
+  return (
+    <table className="apps">
+      <caption>{msg.compare.apps}</caption>
+      <thead>
+        <tr>
+          {results.length > 1 && <th scope="col">Run</th>}
+          <th scope="col">Host</th>
+          <th scope="col">Application</th>
+          <th scope="col">Flow</th>
+          <th scope="col">{e.throughput}</th>
+          <th scope="col">{e.cpu}</th>
+          <th scope="col">{e.ctx}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {results.flatMap(({ side, r }) =>
+          r.apps.map((app) => (
+            <tr key={`${side}/${app.host}/${app.kind}/${app.flow}`}>
+              {results.length > 1 && <td>{side}</td>}
+              <td>{app.host}</td>
+              <td>{app.kind}</td>
+              <td>{app.flow}</td>
+              <td>{app.bytes_written > 0 ? formatBitRate(app.throughput_bps) : '–'}</td>
+              <td>{app.cpu_s.toFixed(3)} s</td>
+              <td>{formatCount(app.voluntary_ctxt_switches)}</td>
+            </tr>
+          )),
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+export function Compare() {
+  const site = useSiteDeferred();
+  const a = site.a.model;
+  const b = site.b?.model;
+  if (!site.b) return null;
+  const order = site.catalog?.counters ?? [];
+  return (
+    <section className="compare" aria-labelledby="compare-h">
+      <h2 id="compare-h">{msg.compare.region}</h2>
+      {a && b && (
+        <DiffTable
+          a={a.summary.result}
+          b={b.summary.result}
+          caption={msg.compare.window}
+          order={order}
+          testId="diff-window"
+        />
+      )}
+    </section>
+  );
+}

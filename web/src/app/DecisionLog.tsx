@@ -1,0 +1,205 @@
+// The decision log: every event of the run in words, with the kernel function that made it
+// (the engine writes the words, on demand, only for the rows on screen). Filterable by host,
+// flow, function and reason; a click moves the time cursor to the event.
+
+import { useEffect, useMemo, useRef, useState } from 'react';
+
+import { formatInstant } from '../model/format';
+import {
+  filterRows,
+  functionOptions,
+  parseLogFilter,
+  reasonOptions,
+  serializeLogFilter,
+  type LogFilter,
+} from '../model/log';
+import { lowerBound } from '../model/trace';
+import { useClock, useCursor, useSiteDeferred, useStore } from './context';
+import { msg } from './messages';
+import { cursorRow, goToRow, logSide } from './Player';
+
+const ROW_PX = 22;
+const EMPTY = new Map<number, string>();
+const VIEW_ROWS = 14;
+
+export function DecisionLog() {
+  const site = useSiteDeferred();
+  const store = useStore();
+  const clock = useClock();
+  const cursor = useCursor();
+  const side = logSide(site);
+  const view = site[side];
+  const m = view?.model ?? null;
+  const schema = site.catalog?.trace;
+  const filter = parseLogFilter(site.state.log);
+  const rows = useMemo(
+    () => (m && schema ? filterRows(m, schema, filter) : new Uint32Array(0)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [m, schema, site.state.log],
+  );
+  const listRef = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [follow, setFollow] = useState(true);
+  const runKey = `${side}:${view?.runId ?? 0}`;
+  const [cache, setCache] = useState<{ key: string; texts: Map<number, string> }>({
+    key: runKey,
+    texts: new Map(),
+  });
+  const texts = cache.key === runKey ? cache.texts : EMPTY;
+  const current = m ? cursorRow(site, cursor.t, cursor.row) : -1;
+  const currentIdx = Math.min(rows.length - 1, Math.max(0, lowerBound(rows, current + 1) - 1));
+  const first = Math.max(0, Math.floor(scrollTop / ROW_PX) - 2);
+  const last = Math.min(rows.length, first + VIEW_ROWS + 6);
+
+  // Follow the cursor.
+  useEffect(() => {
+    const el = listRef.current;
+    if (!el || !follow || rows.length === 0) return;
+    const top = currentIdx * ROW_PX;
+    if (top < el.scrollTop || top > el.scrollTop + el.clientHeight - ROW_PX) {
+      el.scrollTop = Math.max(0, top - ROW_PX * 3);
+    }
+  }, [currentIdx, follow, rows.length]);
+
+  // Words for the rows on screen.
+  useEffect(() => {
+    const wanted: number[] = [];
+    for (let i = first; i < last; i++) {
+      const r = rows[i]!;
+      if (!texts.has(r)) wanted.push(r);
+    }
+    if (wanted.length === 0) return;
+    let live = true;
+    const key = runKey;
+    void store.describe(side, wanted).then((words) => {
+      if (!live) return;
+      setCache((prev) => {
+        const next = new Map(prev.key === key ? prev.texts : undefined);
+        wanted.forEach((r, i) => next.set(r, words[i] ?? ''));
+        return { key, texts: next };
+      });
+    });
+    return () => {
+      live = false;
+    };
+  }, [first, last, rows, texts, store, side, runKey]);
+
+  const setFilter = (patch: Partial<LogFilter>) =>
+    store.setView({ log: serializeLogFilter({ ...filter, ...patch }) });
+  const l = msg.log;
+  const hosts = m?.summary.result.host_names ?? [];
+  const flows = [...new Set(m?.summary.result.sockets.map((s) => s.flow) ?? [])].sort(
+    (a, b) => a - b,
+  );
+  const num = (v: string) => (v === '' ? null : Number(v));
+
+  return (
+    <section className="log" aria-labelledby="log-h">
+      <h2 id="log-h">
+        {l.region}
+        {site.b && <span className="muted"> ({msg.run.sideLabel(side)})</span>}
+      </h2>
+      <div className="filters">
+        <label className="inline">
+          {l.host}{' '}
+          <select
+            aria-label={l.host}
+            value={filter.host ?? ''}
+            onChange={(e) => setFilter({ host: num(e.target.value) })}
+          >
+            <option value="">{l.any}</option>
+            {hosts.map((h, i) => (
+              <option key={h} value={i}>
+                {h}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline">
+          {l.flow}{' '}
+          <select
+            aria-label={l.flow}
+            value={filter.flow ?? ''}
+            onChange={(e) => setFilter({ flow: num(e.target.value) })}
+          >
+            <option value="">{l.any}</option>
+            {flows.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline">
+          {l.func}{' '}
+          <select
+            aria-label={l.func}
+            value={filter.func ?? ''}
+            onChange={(e) => setFilter({ func: e.target.value || null })}
+          >
+            <option value="">{l.any}</option>
+            {(schema ? functionOptions(schema) : []).map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline">
+          {l.reason}{' '}
+          <select
+            aria-label={l.reason}
+            value={filter.reason ?? ''}
+            onChange={(e) => setFilter({ reason: e.target.value || null })}
+          >
+            <option value="">{l.any}</option>
+            {(schema ? reasonOptions(schema) : []).map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline">
+          <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} />{' '}
+          {l.follow}
+        </label>
+        <span className="muted">{l.rows(rows.length, m?.cols.t.length ?? 0)}</span>
+      </div>
+      <div
+        className="log-list"
+        ref={listRef}
+        style={{ height: VIEW_ROWS * ROW_PX }}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        tabIndex={-1}
+      >
+        <ol aria-label={l.listLabel} style={{ height: rows.length * ROW_PX }}>
+          {m &&
+            Array.from({ length: last - first }, (_, k) => {
+              const i = first + k;
+              const r = rows[i]!;
+              const sk = m.cols.sk[r]!;
+              const isCur = i === currentIdx && rows[i] === current;
+              return (
+                <li key={r} style={{ top: i * ROW_PX }} className={isCur ? 'current' : undefined}>
+                  <button
+                    type="button"
+                    aria-current={isCur ? 'step' : undefined}
+                    data-row={r}
+                    onClick={() => goToRow(site, clock, r)}
+                  >
+                    <span className="t">{formatInstant(m.cols.t[r]!)}</span>
+                    <span className="h">{hosts[m.cols.host[r]!]}</span>
+                    <span className="s">{sk === schema?.noSock ? '–' : `sk${sk}`}</span>
+                    <span className="d">
+                      {texts.get(r) ?? schema?.kinds[m.cols.kind[r]!]?.func ?? ''}
+                    </span>
+                  </button>
+                </li>
+              );
+            })}
+        </ol>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,201 @@
+// Time controls: play/pause, step one event, step to the next decision of a chosen kind, a
+// log-scale speed slider, and a scrubber over the recorded window. The keyboard shortcuts
+// (App.tsx) call the same functions.
+
+import { useEffect, useMemo } from 'react';
+
+import type { Side } from '../engine/protocol';
+import { formatInstant, formatNs } from '../model/format';
+import { stepKinds, stepMatcher } from '../model/log';
+import { defaultSpeed, sliderMax, sliderToSpeed, speedToSlider } from '../model/playback';
+import { nextRow, rowAtOrBefore } from '../model/trace';
+import type { Clock } from './clock';
+import { useClock, useCursor, useSite, useStore } from './context';
+import { msg } from './messages';
+import type { SiteStore, Snapshot } from './store';
+
+/** Steps the cursor to the next (or previous) event of the side the log shows. */
+export function stepEvent(snap: Snapshot, clock: Clock, dir: 1 | -1): void {
+  const m = snap[logSide(snap)]?.model;
+  if (!m) return;
+  const t = m.cols.t;
+  // Events at the same instant are stepped through one by one: the clock keeps the row.
+  const cur = cursorRow(snap, clock.t, clock.row);
+  const next = Math.min(t.length - 1, Math.max(0, cur + dir));
+  goToRow(snap, clock, next);
+}
+
+export function goToRow(snap: Snapshot, clock: Clock, row: number): void {
+  const m = snap[logSide(snap)]?.model;
+  if (!m || row < 0 || row >= m.cols.t.length) return;
+  clock.pause();
+  clock.seek(m.cols.t[row]!, row);
+}
+
+/** The decision row the cursor stands on: the stepped-to row, else the last at or before t. */
+export function cursorRow(snap: Snapshot, t: number, row: number | null): number {
+  const m = snap[logSide(snap)]?.model;
+  if (!m) return -1;
+  if (row !== null && row < m.cols.t.length && m.cols.t[row] === t) return row;
+  return rowAtOrBefore(m.cols.t, t);
+}
+
+/** Steps to the next (previous) row of the chosen kind; returns false when there is none. */
+export function stepKind(snap: Snapshot, clock: Clock, dir: 1 | -1): boolean {
+  const m = snap[logSide(snap)]?.model;
+  const schema = snap.catalog?.trace;
+  if (!m || !schema) return false;
+  const match = stepMatcher(m, schema, snap.state.step);
+  if (!match) return false;
+  const row = nextRow(m.cols, cursorRow(snap, clock.t, clock.row), match, dir);
+  if (row < 0) return false;
+  goToRow(snap, clock, row);
+  return true;
+}
+
+export function logSide(snap: Snapshot): Side {
+  return snap.state.edit === 'b' && snap.b?.model ? 'b' : 'a';
+}
+
+export function speedOf(snap: Snapshot): number {
+  const m = snap.a.model;
+  return snap.state.speed ?? defaultSpeed(m ? m.summary.toNs - m.summary.fromNs : 2e6);
+}
+
+export function changeSpeed(store: SiteStore, snap: Snapshot, factor: number): void {
+  const v = speedToSlider(speedOf(snap)) + factor;
+  store.setView({ speed: sliderToSpeed(Math.max(0, Math.min(sliderMax(), v))) });
+}
+
+export function Player({ status, runState }: { status: string; runState: string }) {
+  const site = useSite();
+  const store = useStore();
+  const clock = useClock();
+  const cursor = useCursor();
+  const m = site.a.model;
+  const schema = site.catalog?.trace;
+  const kinds = useMemo(() => (schema ? stepKinds(schema) : []), [schema]);
+  const speed = speedOf(site);
+  useEffect(() => clock.setSpeed(speed), [clock, speed]);
+  const from = m?.summary.fromNs ?? 0;
+  const to = m?.summary.toNs ?? 1;
+  const lm = site[logSide(site)]?.model;
+  const row = cursorRow(site, cursor.t, cursor.row);
+  const total = lm?.cols.t.length ?? 0;
+  const disabled = !m;
+  const p = msg.player;
+
+  return (
+    <section className="player" aria-label={p.region}>
+      <div className="player-row">
+        <button
+          type="button"
+          onClick={() => clock.toggle()}
+          disabled={disabled}
+          aria-keyshortcuts="Space"
+        >
+          {cursor.playing ? p.pause : p.play}
+        </button>
+        <button
+          type="button"
+          onClick={() => goToRow(site, clock, 0)}
+          disabled={disabled}
+          aria-keyshortcuts="Home"
+          aria-label={p.start}
+        >
+          |◀
+        </button>
+        <button
+          type="button"
+          onClick={() => stepEvent(site, clock, -1)}
+          disabled={disabled}
+          aria-keyshortcuts="ArrowLeft"
+          aria-label={p.stepBack}
+        >
+          ◀
+        </button>
+        <button
+          type="button"
+          onClick={() => stepEvent(site, clock, 1)}
+          disabled={disabled}
+          aria-keyshortcuts="ArrowRight"
+          aria-label={p.stepForward}
+        >
+          ▶
+        </button>
+        <label className="inline">
+          {p.stepKind}{' '}
+          <select
+            aria-label={p.stepKind}
+            value={site.state.step}
+            onChange={(e) => store.setView({ step: e.target.value })}
+          >
+            {kinds.map((k) => (
+              <option key={k.value} value={k.value}>
+                {k.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          onClick={() => stepKind(site, clock, -1)}
+          disabled={disabled}
+          aria-keyshortcuts="Shift+ArrowLeft"
+          aria-label={p.prevOfKind}
+        >
+          ⇤
+        </button>
+        <button
+          type="button"
+          onClick={() => stepKind(site, clock, 1)}
+          disabled={disabled}
+          aria-keyshortcuts="Shift+ArrowRight"
+          aria-label={p.nextOfKind}
+        >
+          ⇥
+        </button>
+        <label className="inline speed">
+          {p.speed}{' '}
+          <input
+            type="range"
+            min={0}
+            max={sliderMax()}
+            step={1}
+            value={speedToSlider(speed)}
+            aria-valuetext={p.speedValue(speed)}
+            onChange={(e) => store.setView({ speed: sliderToSpeed(Number(e.target.value)) })}
+          />
+          <output>{p.speedValue(speed)}</output>
+        </label>
+      </div>
+      <div className="player-row">
+        <label className="scrubber">
+          <span className="visually-hidden">{p.scrubber}</span>
+          <input
+            type="range"
+            min={from}
+            max={to}
+            step={Math.max(1, (to - from) / 10000)}
+            value={cursor.t}
+            disabled={disabled}
+            aria-valuetext={`${formatInstant(cursor.t)}, ${p.event(row, total)}`}
+            onChange={(e) => {
+              clock.pause();
+              clock.seek(Number(e.target.value));
+            }}
+          />
+        </label>
+        <output className="time" aria-label={p.time}>
+          {formatInstant(cursor.t)} <span className="muted">/ {formatNs(to - from)}</span>
+        </output>
+        <output className="muted event-no" data-testid="event-index">
+          {p.event(row, total)}
+        </output>
+        <span role="status" className="muted status" data-run-state={runState}>
+          {status}
+        </span>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,385 @@
+// The animated send path of one run: a canvas repainted every animation frame while the
+// clock plays (and only while it is on screen), with an HTML overlay naming the stages that
+// keyboard users can focus, and tooltips naming the kernel structure or function under the
+// pointer with its values at the cursor.
+
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+
+import type { Side } from '../../engine/protocol';
+import {
+  APP_SLEEPING,
+  APP_WRITING,
+  PKT_ACK,
+  SKB_AUTOCORKED,
+  SKB_FULL,
+  SKB_HELD,
+  SKB_SENT,
+} from '../../model/derive';
+import { formatNs } from '../../model/format';
+import { sceneAt, skbStateAt, type Scene, type SceneContext } from '../../model/scene';
+import { parseSelection, serializeSelection } from '../../model/urlstate';
+import { useClock, useSite, useStore } from '../context';
+import { msg } from '../messages';
+import { perf } from '../perf';
+import {
+  ACKS_START,
+  drawScene,
+  Geometry,
+  Hits,
+  LANES_END,
+  readPalette,
+  STAGES,
+  type HitKind,
+  type Orientation,
+} from './draw';
+
+/**
+ * What the end-to-end tests and the benchmark may read that a user cannot see: how many
+ * frames the pipelines painted (animation pauses off screen), and how many packets the last
+ * frame drew.
+ */
+function countDraw(packets: number): void {
+  const w = window as unknown as { __sendpath?: { draws: number; packets: number } };
+  w.__sendpath ??= { draws: 0, packets: 0 };
+  w.__sendpath.draws += 1;
+  w.__sendpath.packets = packets;
+}
+
+/** Below this width the pipeline reflows vertically. */
+const VERTICAL_BELOW_PX = 640;
+/** A pulse fades over this much screen time. */
+const PULSE_SCREEN_S = 0.5;
+
+function usePrefersReducedMotion(): boolean {
+  const [reduced, setReduced] = useState(
+    () =>
+      typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches,
+  );
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return;
+    const mq = matchMedia('(prefers-reduced-motion: reduce)');
+    const on = () => setReduced(mq.matches);
+    mq.addEventListener('change', on);
+    return () => mq.removeEventListener('change', on);
+  }, []);
+  return reduced;
+}
+
+export function stateName(state: number, gates: readonly string[]): string {
+  const s = msg.pipeline.states;
+  if (state >= SKB_HELD) return s.held(gates[state - SKB_HELD] ?? '?');
+  if (state === SKB_AUTOCORKED) return s.autocorked;
+  if (state === SKB_SENT) return s.sent;
+  if (state === SKB_FULL) return s.full;
+  return s.filling;
+}
+
+function appStateName(state: number, gates: readonly string[]): string {
+  const s = msg.pipeline.states;
+  if (state >= APP_SLEEPING) return s.sleeping(gates[state - APP_SLEEPING] ?? '?');
+  if (state === APP_WRITING) return s.writing;
+  return s.idle;
+}
+
+/** The tooltip of a drawn thing at the scene's instant. */
+export function describeHit(
+  kind: HitKind,
+  index: number,
+  scene: Scene,
+  ctx: SceneContext,
+  gates: readonly string[],
+  qdiscKind: string,
+): string {
+  const m = ctx.model;
+  const P = m.packets;
+  const t = scene.t;
+  const tip = msg.tooltip;
+  switch (kind) {
+    case 'app': {
+      const lane = ctx.lanes[index]!;
+      return tip.app(lane.sk, appStateName(scene.app[index]!, gates));
+    }
+    case 'skb': {
+      const { state, len } = skbStateAt(m, index, t);
+      return tip.skb(
+        m.skbs.id[index]!,
+        len,
+        m.skbs.sizeGoal[index]!,
+        stateName(state, gates),
+        m.skbs.seqStart[index]!,
+        m.skbs.seqEnd[index]!,
+      );
+    }
+    case 'packet': {
+      const p = index;
+      let where: string;
+      if (P.tEnq[p]! <= t && !(P.tDeq[p]! <= t))
+        where = `in the qdisc for ${formatNs(t - P.tEnq[p]!)} (dev_queue_xmit)`;
+      else if (P.tWire[p]! <= t && !(P.tRx[p]! <= t))
+        where = `on the wire for ${formatNs(t - P.tWire[p]!)} (phy)`;
+      else if (P.tRing[p]! <= t && !(P.tDone[p]! <= t))
+        where = `in the TX ring, waiting for its TX completion (ndo_start_xmit)`;
+      else where = 'at the receiver';
+      const kindText = P.type[p] === PKT_ACK ? `ACK ${P.ack[p]}` : `[${P.seq[p]}, ${P.endSeq[p]})`;
+      return `${tip.packet(P.id[p]!, P.segs[p]!, P.len[p]! || 0, where)} ${kindText}`;
+    }
+    case 'qdisc': {
+      let bytes = 0;
+      for (const p of scene.qdisc) bytes += P.len[p]! || 0;
+      return tip.qdisc(qdiscKind, scene.qdisc.length, bytes);
+    }
+    case 'ring':
+      return `${tip.ring(scene.dev.ringUsed, scene.dev.ringSize, scene.dev.bqlInflight, scene.dev.bqlLimit)}. ${tip.completion}`;
+    case 'wire':
+      return tip.wire(scene.wire.length);
+    case 'rx': {
+      const lane = ctx.lanes[index]!;
+      const due = scene.delack[index];
+      return tip.rx(
+        lane.peer,
+        due !== null && due !== undefined ? tip.delackPending(formatNs(due - t)) : tip.delackNone,
+      );
+    }
+    case 'acks':
+      return tip.acks(scene.back.length);
+  }
+}
+
+export function Pipeline({ side }: { side: Side }) {
+  const site = useSite();
+  const store = useStore();
+  const clock = useClock();
+  const view = site[side];
+  const catalog = site.catalog;
+  const ctx = view?.ctx ?? null;
+  const gates = useMemo(() => catalog?.trace.gates ?? [], [catalog]);
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const hits = useRef(new Hits());
+  const visible = useRef(true);
+  const frame = useRef<number | null>(null);
+  const reducedMotion = usePrefersReducedMotion();
+  const [size, setSize] = useState({ w: 800, h: 320 });
+  const [tip, setTip] = useState<{ x: number; y: number; text: string } | null>(null);
+  const [focusTip, setFocusTip] = useState<string>('');
+  const tipId = useId();
+  const orientation: Orientation = size.w < VERTICAL_BELOW_PX ? 'vertical' : 'horizontal';
+  const geo = useMemo(() => new Geometry(size.w, size.h, orientation), [size, orientation]);
+  const selection = parseSelection(site.state.sel);
+  const selId = selection?.kind === 'skb' ? selection.id : -1;
+  const selectedSkb = useMemo(() => {
+    if (!ctx || selId < 0) return -1;
+    const s = ctx.model.skbs;
+    for (let i = 0; i < s.n; i++) if (s.id[i] === selId) return i;
+    return -1;
+  }, [ctx, selId]);
+  const qdiscKind = ctx ? (ctx.loopback ? 'noqueue' : ctx.perFlowQdisc ? 'fq' : 'pfifo_fast') : '';
+  const theme = site.state.theme;
+
+  const paint = useCallback(() => {
+    frame.current = null;
+    const canvas = canvasRef.current;
+    if (!canvas || !ctx || !visible.current) return;
+    const g = canvas.getContext('2d');
+    if (!g) return;
+    const dpr = window.devicePixelRatio || 1;
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const scene = sceneAt(ctx, clock.t, Math.max(1, clock.speed * PULSE_SCREEN_S));
+    drawScene(
+      g,
+      geo,
+      scene,
+      ctx,
+      readPalette(canvas),
+      { reducedMotion, selectedSkb, gates },
+      hits.current,
+    );
+    countDraw(scene.qdisc.length + scene.ring.length + scene.wire.length + scene.back.length);
+    perf.pipelinePainted();
+  }, [ctx, geo, clock, reducedMotion, selectedSkb, gates]);
+
+  const schedule = useCallback(() => {
+    if (frame.current === null) frame.current = requestAnimationFrame(paint);
+  }, [paint]);
+
+  // Size: fill the wrapper; taller when vertical.
+  useEffect(() => {
+    const el = wrapRef.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => {
+      const w = Math.max(280, Math.floor(el.clientWidth));
+      const lanes = ctx?.lanes.length ?? 4;
+      const h =
+        w < VERTICAL_BELOW_PX
+          ? Math.max(520, Math.min(900, w * 1.6))
+          : Math.max(240, Math.min(440, 110 + lanes * 34));
+      setSize((s) => (s.w === w && s.h === h ? s : { w, h }));
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ctx]);
+
+  // Paused off screen: no painting while the canvas is not visible.
+  useEffect(() => {
+    const el = canvasRef.current;
+    if (!el || typeof IntersectionObserver !== 'function') return;
+    const io = new IntersectionObserver((entries) => {
+      visible.current = entries.some((e) => e.isIntersecting);
+      if (visible.current) schedule();
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [schedule]);
+
+  useEffect(() => clock.subscribe(schedule), [clock, schedule]);
+  useEffect(() => {
+    schedule();
+  }, [schedule, size, theme]);
+  useEffect(
+    () => () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
+
+  const hitAt = (e: React.PointerEvent | React.MouseEvent) => {
+    const r = canvasRef.current?.getBoundingClientRect();
+    if (!r) return null;
+    const x = e.clientX - r.left;
+    const y = e.clientY - r.top;
+    return { x, y, hit: hits.current.at(x, y) };
+  };
+
+  const onMove = (e: React.PointerEvent) => {
+    if (!ctx) return;
+    const h = hitAt(e);
+    if (!h?.hit) {
+      setTip(null);
+      return;
+    }
+    const scene = sceneAt(ctx, clock.t, 1);
+    setTip({
+      x: h.x,
+      y: h.y,
+      text: describeHit(h.hit.kind, h.hit.index, scene, ctx, gates, qdiscKind),
+    });
+  };
+
+  const onClick = (e: React.MouseEvent) => {
+    if (!ctx) return;
+    const h = hitAt(e);
+    if (h?.hit?.kind === 'skb') {
+      store.setView({
+        sel: serializeSelection({ kind: 'skb', id: ctx.model.skbs.id[h.hit.index]! }),
+      });
+    } else if (h?.hit?.kind === 'packet') {
+      const p = h.hit.index;
+      const skbId = ctx.model.packets.skb[p]!;
+      if (Number.isFinite(skbId))
+        store.setView({ sel: serializeSelection({ kind: 'skb', id: skbId }) });
+    }
+  };
+
+  const stageTip = (kind: HitKind) => {
+    if (!ctx) return '';
+    const scene = sceneAt(ctx, clock.t, 1);
+    if (kind === 'app' || kind === 'rx') {
+      return ctx.lanes.map((_, i) => describeHit(kind, i, scene, ctx, gates, qdiscKind)).join('; ');
+    }
+    if (kind === 'skb') {
+      const n = scene.skbs.reduce((a, l) => a + l.length, 0);
+      return `${msg.pipeline.stages.wq}: ${n} skbs. ${msg.pipeline.selectHint}`;
+    }
+    return describeHit(kind, 0, scene, ctx, gates, qdiscKind);
+  };
+
+  const stageKinds: Record<string, HitKind> = {
+    app: 'app',
+    wq: 'skb',
+    qdisc: 'qdisc',
+    ring: 'ring',
+    wire: 'wire',
+    rx: 'rx',
+  };
+  const label = msg.run.sideLabel(side);
+  const lanesTotal = ctx
+    ? ctx.model.summary.result.sockets.filter((_, i) => ctx.model.socks.sends[i] === 1).length
+    : 0;
+
+  return (
+    <div className="pipeline" ref={wrapRef} data-testid={`pipeline-${side}`}>
+      <canvas
+        ref={canvasRef}
+        width={Math.round(
+          size.w * (typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1),
+        )}
+        height={Math.round(
+          size.h * (typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1),
+        )}
+        style={{ width: size.w, height: size.h }}
+        role="img"
+        aria-label={msg.pipeline.canvasLabel(label)}
+        onPointerMove={onMove}
+        onPointerLeave={() => setTip(null)}
+        onClick={onClick}
+      />
+      <div className="pipeline-overlay" style={{ width: size.w, height: size.h }}>
+        {STAGES.map((s) => {
+          const r = geo.rect(s.u0, s.u1, 0, orientation === 'horizontal' ? 0 : 0.02);
+          const style =
+            orientation === 'horizontal'
+              ? { left: r.x, top: 2, width: r.w }
+              : { left: 2, top: r.y, width: 'auto' };
+          return (
+            <button
+              key={s.id}
+              type="button"
+              className="stage-label"
+              style={style}
+              aria-describedby={tipId}
+              onFocus={() => setFocusTip(stageTip(stageKinds[s.id]!))}
+              onMouseEnter={() => setFocusTip(stageTip(stageKinds[s.id]!))}
+              onBlur={() => setFocusTip('')}
+            >
+              {msg.pipeline.stages[s.id]}
+            </button>
+          );
+        })}
+        {(() => {
+          const r = geo.rect(0, 0.2, ACKS_START, 1);
+          return (
+            <button
+              type="button"
+              className="stage-label acks-label"
+              style={
+                orientation === 'horizontal'
+                  ? { left: r.x, top: r.y - 2 }
+                  : { left: 2, top: geo.rect(0, 0, LANES_END, LANES_END).y }
+              }
+              aria-describedby={tipId}
+              onFocus={() => setFocusTip(stageTip('acks'))}
+              onBlur={() => setFocusTip('')}
+            >
+              {msg.pipeline.stages.acks}
+            </button>
+          );
+        })()}
+      </div>
+      <div id={tipId} role="tooltip" className={`tooltip ${focusTip ? 'shown' : ''}`}>
+        {focusTip}
+      </div>
+      {tip && (
+        <div
+          className="tooltip shown pointer"
+          style={{ left: Math.min(tip.x + 12, size.w - 260), top: tip.y + 14 }}
+          aria-hidden="true"
+        >
+          {tip.text}
+        </div>
+      )}
+      {ctx && lanesTotal > ctx.lanes.length && (
+        <p className="note">{msg.pipeline.lanesMore(ctx.lanes.length, lanesTotal)}</p>
+      )}
+    </div>
+  );
+}

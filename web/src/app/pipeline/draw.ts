@@ -1,0 +1,580 @@
+// Paints a pipeline scene (model/scene.ts) on a canvas, and records where each thing was
+// drawn so that pointer and keyboard can find it again (tooltips, selecting an skb).
+//
+// Geometry works in two abstract coordinates: `u` along the path (application -> receiver,
+// 0..1) and `v` across the sockets' lanes (0..1). A landscape pipeline maps u to x; at phone
+// width the pipeline reflows vertically and u maps to y. Everything else is the same code.
+
+import {
+  APP_SLEEPING,
+  APP_WRITING,
+  PKT_ACK,
+  SKB_AUTOCORKED,
+  SKB_FULL,
+  SKB_HELD,
+  SKB_SENT,
+} from '../../model/derive';
+import { skbStateAt, type Scene, type SceneContext } from '../../model/scene';
+
+export type Orientation = 'horizontal' | 'vertical';
+
+export type StageId = 'app' | 'wq' | 'qdisc' | 'ring' | 'wire' | 'rx';
+
+/** Where each stage sits along the path. */
+export const STAGES: { id: StageId; u0: number; u1: number }[] = [
+  { id: 'app', u0: 0, u1: 0.07 },
+  { id: 'wq', u0: 0.08, u1: 0.34 },
+  { id: 'qdisc', u0: 0.355, u1: 0.47 },
+  { id: 'ring', u0: 0.485, u1: 0.585 },
+  { id: 'wire', u0: 0.6, u1: 0.84 },
+  { id: 'rx', u0: 0.855, u1: 1 },
+];
+
+/** The lanes take v in [0, LANES_END); the ACKs' return strip [ACKS_START, 1]. */
+export const LANES_END = 0.82;
+export const ACKS_START = 0.86;
+
+export interface Palette {
+  text: string;
+  muted: string;
+  grid: string;
+  stage: string;
+  filling: string;
+  full: string;
+  autocork: string;
+  sent: string;
+  held: Record<string, string>;
+  heldOther: string;
+  sleeping: string;
+  writing: string;
+  idle: string;
+  flows: string[];
+  ack: string;
+  pulse: string;
+  tsq: string;
+  select: string;
+  stopped: string;
+}
+
+/** Reads the palette from CSS custom properties, so themes live in the stylesheet. */
+export function readPalette(el: Element): Palette {
+  const cs = getComputedStyle(el);
+  const v = (name: string, fallback: string) => cs.getPropertyValue(name).trim() || fallback;
+  return {
+    text: v('--fg', '#1d1d1f'),
+    muted: v('--muted', '#6b6b70'),
+    grid: v('--grid', '#d5d5da'),
+    stage: v('--stage', '#f3f3f6'),
+    filling: v('--skb-filling', '#4c8bf5'),
+    full: v('--skb-full', '#2c5fb8'),
+    autocork: v('--skb-autocork', '#e8871e'),
+    sent: v('--skb-sent', '#9aa0a6'),
+    held: {
+      nagle: v('--held-nagle', '#c2185b'),
+      cork: v('--held-cork', '#8e24aa'),
+      tso_defer: v('--held-tso', '#6d4c41'),
+      tsq: v('--held-tsq', '#d84315'),
+      cwnd: v('--held-cwnd', '#00897b'),
+      rwnd: v('--held-rwnd', '#558b2f'),
+      pacing: v('--held-pacing', '#5e35b1'),
+    },
+    heldOther: v('--held-other', '#757575'),
+    sleeping: v('--app-sleeping', '#c62828'),
+    writing: v('--app-writing', '#2e7d32'),
+    idle: v('--app-idle', '#9e9e9e'),
+    flows: [0, 1, 2, 3, 4, 5, 6, 7].map((i) => v(`--flow-${i}`, '#4c8bf5')),
+    ack: v('--ack', '#6d6d6d'),
+    pulse: v('--pulse', '#f9a825'),
+    tsq: v('--tsq', '#d84315'),
+    select: v('--select', '#000000'),
+    stopped: v('--stopped', '#c62828'),
+  };
+}
+
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** Maps (u, v) boxes to pixels for a canvas of w x h CSS pixels. */
+export class Geometry {
+  readonly pad = 6;
+  readonly top: number;
+  constructor(
+    readonly w: number,
+    readonly h: number,
+    readonly orientation: Orientation,
+  ) {
+    // Room above the lanes for the stage names (an HTML overlay draws them).
+    this.top = orientation === 'horizontal' ? 22 : 4;
+  }
+
+  rect(u0: number, u1: number, v0: number, v1: number): Rect {
+    const p = this.pad;
+    if (this.orientation === 'horizontal') {
+      const W = this.w - 2 * p;
+      const H = this.h - this.top - p;
+      return { x: p + u0 * W, y: this.top + v0 * H, w: (u1 - u0) * W, h: (v1 - v0) * H };
+    }
+    const W = this.w - 2 * p;
+    const H = this.h - this.top - p;
+    return { x: p + v0 * W, y: this.top + u0 * H, w: (v1 - v0) * W, h: (u1 - u0) * H };
+  }
+
+  /** Pixels per unit of u and of v. */
+  alongPx(): number {
+    return this.orientation === 'horizontal' ? this.w - 2 * this.pad : this.h - this.top - this.pad;
+  }
+  acrossPx(): number {
+    return this.orientation === 'horizontal' ? this.h - this.top - this.pad : this.w - 2 * this.pad;
+  }
+
+  stage(id: StageId): { u0: number; u1: number } {
+    return STAGES.find((s) => s.id === id)!;
+  }
+
+  /** v range of lane `i` of `n`. */
+  lane(i: number, n: number): [number, number] {
+    const h = LANES_END / Math.max(1, n);
+    const gap = Math.min(h * 0.15, 0.01);
+    return [i * h + gap / 2, (i + 1) * h - gap / 2];
+  }
+}
+
+export type HitKind = 'app' | 'skb' | 'packet' | 'qdisc' | 'ring' | 'wire' | 'rx' | 'acks';
+
+/** Things drawn, for hit testing: parallel arrays, reused between frames. */
+export class Hits {
+  n = 0;
+  x = new Float32Array(1024);
+  y = new Float32Array(1024);
+  w = new Float32Array(1024);
+  h = new Float32Array(1024);
+  kind: HitKind[] = [];
+  index = new Int32Array(1024);
+
+  clear(): void {
+    this.n = 0;
+  }
+
+  add(r: Rect, kind: HitKind, index: number): void {
+    if (this.n === this.x.length) this.grow();
+    const i = this.n++;
+    this.x[i] = r.x;
+    this.y[i] = r.y;
+    this.w[i] = r.w;
+    this.h[i] = r.h;
+    this.kind[i] = kind;
+    this.index[i] = index;
+  }
+
+  /** The last-drawn thing under (px, py): small things drawn late win. */
+  at(px: number, py: number): { kind: HitKind; index: number } | null {
+    for (let i = this.n - 1; i >= 0; i--) {
+      if (
+        px >= this.x[i]! - 1 &&
+        px <= this.x[i]! + this.w[i]! + 1 &&
+        py >= this.y[i]! - 1 &&
+        py <= this.y[i]! + this.h[i]! + 1
+      ) {
+        return { kind: this.kind[i]!, index: this.index[i]! };
+      }
+    }
+    return null;
+  }
+
+  private grow(): void {
+    const n = this.x.length * 2;
+    const g = (a: Float32Array) => {
+      const b = new Float32Array(n);
+      b.set(a);
+      return b;
+    };
+    this.x = g(this.x);
+    this.y = g(this.y);
+    this.w = g(this.w);
+    this.h = g(this.h);
+    const idx = new Int32Array(n);
+    idx.set(this.index);
+    this.index = idx;
+  }
+}
+
+export interface DrawOptions {
+  reducedMotion: boolean;
+  /** Index of the selected skb, -1 none. */
+  selectedSkb: number;
+  gates: readonly string[];
+}
+
+/** The colour of an skb in `state`. */
+export function skbColor(p: Palette, gates: readonly string[], state: number): string {
+  if (state >= SKB_HELD) return p.held[gates[state - SKB_HELD] ?? ''] ?? p.heldOther;
+  if (state === SKB_AUTOCORKED) return p.autocork;
+  if (state === SKB_SENT) return p.sent;
+  if (state === SKB_FULL) return p.full;
+  return p.filling;
+}
+
+export function drawScene(
+  g: CanvasRenderingContext2D,
+  geo: Geometry,
+  scene: Scene,
+  ctx: SceneContext,
+  pal: Palette,
+  opt: DrawOptions,
+  hits: Hits,
+): void {
+  const m = ctx.model;
+  const P = m.packets;
+  const t = scene.t;
+  const nLanes = Math.max(1, ctx.lanes.length);
+  hits.clear();
+  g.clearRect(0, 0, geo.w, geo.h);
+
+  // Stage backgrounds.
+  g.fillStyle = pal.stage;
+  for (const s of STAGES) {
+    const r = geo.rect(s.u0, s.u1, 0, 1);
+    g.fillRect(r.x, r.y, r.w, r.h);
+  }
+  // The return strip.
+  g.strokeStyle = pal.grid;
+  g.lineWidth = 1;
+  {
+    const a = geo.rect(0, 1, (LANES_END + ACKS_START) / 2, (LANES_END + ACKS_START) / 2);
+    g.beginPath();
+    g.moveTo(a.x, a.y);
+    g.lineTo(a.x + a.w, a.y + a.h);
+    g.stroke();
+  }
+  const flow = (lane: number) => pal.flows[(lane < 0 ? 0 : lane) % pal.flows.length]!;
+  const laneOfPkt = (p: number) => {
+    const sk = P.sk[p]!;
+    return sk >= 0 ? (ctx.laneOfSk[sk] ?? -1) : -1;
+  };
+
+  // ---- applications ----
+  const app = geo.stage('app');
+  g.font = '10px system-ui, sans-serif';
+  g.textBaseline = 'middle';
+  ctx.lanes.forEach((lane, i) => {
+    const [v0, v1] = geo.lane(i, nLanes);
+    const r = geo.rect(app.u0, app.u1, v0, v1);
+    const st = scene.app[i]!;
+    g.fillStyle = st >= APP_SLEEPING ? pal.sleeping : st === APP_WRITING ? pal.writing : pal.idle;
+    g.fillRect(r.x, r.y, r.w, r.h);
+    hits.add(r, 'app', i);
+    if (r.h >= 11 && r.w >= 22) {
+      g.fillStyle = '#fff';
+      g.fillText(`sk${lane.sk}`, r.x + 3, r.y + r.h / 2);
+    }
+  });
+
+  // ---- write queues ----
+  const wq = geo.stage('wq');
+  ctx.lanes.forEach((_, i) => {
+    const [v0, v1] = geo.lane(i, nLanes);
+    const list = scene.skbs[i]!;
+    if (list.length === 0) return;
+    const lenPx = (wq.u1 - wq.u0) * geo.alongPx();
+    const thickPx = (v1 - v0) * geo.acrossPx();
+    const ideal = Math.max(thickPx * 1.4, 6);
+    const blockPx = Math.max(1, Math.min(ideal, lenPx / list.length));
+    const fit = Math.min(list.length, Math.floor(lenPx / blockPx));
+    const du = blockPx / geo.alongPx();
+    const gap = blockPx > 5 ? 1 / geo.alongPx() : 0;
+    // Head of the queue (lowest sequence) nearest the qdisc.
+    for (let k = 0; k < fit; k++) {
+      const s = list[k]!;
+      const { state, len } = skbStateAt(m, s, t);
+      const goal = m.skbs.sizeGoal[s]! || len || 1;
+      const u1 = wq.u1 - k * du;
+      const u0 = u1 - du + gap;
+      const full = geo.rect(u0, u1, v0, v1);
+      const frac = Math.min(1, len / goal);
+      const color = skbColor(pal, opt.gates, state);
+      if (state === SKB_SENT) {
+        g.strokeStyle = color;
+        g.strokeRect(full.x + 0.5, full.y + 0.5, Math.max(0, full.w - 1), Math.max(0, full.h - 1));
+      } else {
+        g.globalAlpha = 0.25;
+        g.fillStyle = color;
+        g.fillRect(full.x, full.y, full.w, full.h);
+        g.globalAlpha = 1;
+        // Fill toward size_goal: from the head side across the block.
+        const fr =
+          geo.orientation === 'horizontal'
+            ? geo.rect(u0, u1, v1 - (v1 - v0) * frac, v1)
+            : geo.rect(u0, u1, v0, v0 + (v1 - v0) * frac);
+        g.fillStyle = color;
+        g.fillRect(fr.x, fr.y, fr.w, fr.h);
+      }
+      if (s === opt.selectedSkb) {
+        g.strokeStyle = pal.select;
+        g.lineWidth = 2;
+        g.strokeRect(full.x - 1, full.y - 1, full.w + 2, full.h + 2);
+        g.lineWidth = 1;
+      }
+      hits.add(full, 'skb', s);
+    }
+  });
+
+  // ---- qdisc ----
+  const qd = geo.stage('qdisc');
+  const packetBox = (p: number, r: Rect) => {
+    g.fillStyle = P.type[p] === PKT_ACK ? pal.ack : flow(laneOfPkt(p));
+    g.fillRect(r.x, r.y, r.w, r.h);
+    hits.add(r, 'packet', p);
+  };
+  hits.add(geo.rect(qd.u0, qd.u1, 0, LANES_END), 'qdisc', 0);
+  if (ctx.perFlowQdisc) {
+    const perLane: number[][] = ctx.lanes.map(() => []);
+    for (const p of scene.qdisc) {
+      const l = laneOfPkt(p);
+      if (l >= 0) perLane[l]!.push(p);
+    }
+    perLane.forEach((list, i) => {
+      const [v0, v1] = geo.lane(i, nLanes);
+      queueLine(geo, list, qd.u0, qd.u1, v0, v1, packetBox);
+      const until = scene.throttledUntil[i];
+      if (until !== null && until! > t) {
+        const r = geo.rect(qd.u0, qd.u1, v0, v1);
+        g.strokeStyle = pal.held.pacing ?? pal.heldOther;
+        g.setLineDash([3, 3]);
+        g.strokeRect(r.x + 0.5, r.y + 0.5, r.w - 1, r.h - 1);
+        g.setLineDash([]);
+      }
+    });
+  } else {
+    grid(geo, scene.qdisc, scene.qdisc.length, qd.u0, qd.u1, 0, LANES_END, (k, r) =>
+      packetBox(scene.qdisc[k]!, r),
+    );
+  }
+
+  // ---- NIC TX ring and BQL ----
+  const ring = geo.stage('ring');
+  const slots = Math.max(scene.dev.ringSize, scene.ring.length, 1);
+  hits.add(geo.rect(ring.u0, ring.u1, 0, LANES_END), 'ring', 0);
+  grid(geo, scene.ring, slots, ring.u0, ring.u1, 0, LANES_END * 0.9, (k, r) => {
+    const p = scene.ring[k];
+    if (p === undefined) {
+      g.strokeStyle = pal.grid;
+      if (r.w >= 4) g.strokeRect(r.x + 0.5, r.y + 0.5, r.w - 1, r.h - 1);
+      return;
+    }
+    const onWire = P.tWire[p]! <= t;
+    g.globalAlpha = onWire ? 0.35 : 1;
+    packetBox(p, r);
+    g.globalAlpha = 1;
+  });
+  {
+    // BQL: bytes in flight in the driver against the dql limit.
+    const r = geo.rect(ring.u0, ring.u1, LANES_END * 0.93, LANES_END);
+    g.strokeStyle = scene.dev.stopped >= 0 ? pal.stopped : pal.grid;
+    g.strokeRect(r.x + 0.5, r.y + 0.5, r.w - 1, r.h - 1);
+    const limit = scene.dev.bqlLimit;
+    if (limit > 0) {
+      const frac = Math.min(1, scene.dev.bqlInflight / limit);
+      const fr =
+        geo.orientation === 'horizontal' ? { ...r, w: r.w * frac } : { ...r, h: r.h * frac };
+      g.fillStyle = scene.dev.stopped >= 0 ? pal.stopped : pal.muted;
+      g.fillRect(fr.x, fr.y, fr.w, fr.h);
+    }
+  }
+
+  // ---- wire ----
+  const wire = geo.stage('wire');
+  hits.add(geo.rect(wire.u0, wire.u1, 0, LANES_END), 'wire', 0);
+  const wireLen = wire.u1 - wire.u0;
+  g.textBaseline = 'middle';
+  for (const p of scene.wire) {
+    const t0 = P.tWire[p]!;
+    const t1 = P.tRx[p]!;
+    const span = Number.isFinite(t1) && t1 > t0 ? t1 - t0 : 1;
+    const head = Math.min(1, (t - t0) / span);
+    const ser = Number.isFinite(P.tWireEnd[p]!) ? (P.tWireEnd[p]! - t0) / span : 0.02;
+    const tail = Math.max(0, head - Math.max(ser, 0.015));
+    const lane = laneOfPkt(p);
+    const [v0, v1] = lane >= 0 ? geo.lane(lane, nLanes) : [0, LANES_END];
+    const mid = (v0 + v1) / 2;
+    const half = Math.min((v1 - v0) / 2, 0.02 + 0.01 * Math.log2(P.segs[p]! + 1));
+    const r = geo.rect(wire.u0 + tail * wireLen, wire.u0 + head * wireLen, mid - half, mid + half);
+    if (r.w < 2 && geo.orientation === 'horizontal') r.w = 2;
+    if (r.h < 2 && geo.orientation === 'vertical') r.h = 2;
+    packetBox(p, r);
+    if (P.segs[p]! > 1 && (geo.orientation === 'horizontal' ? r.w : r.h) > 18) {
+      g.fillStyle = '#fff';
+      g.fillText(`×${P.segs[p]}`, r.x + 2, r.y + r.h / 2);
+    }
+  }
+
+  // ---- receiver ----
+  const rx = geo.stage('rx');
+  ctx.lanes.forEach((lane, i) => {
+    const [v0, v1] = geo.lane(i, nLanes);
+    const r = geo.rect(rx.u0, rx.u1, v0, v1);
+    g.strokeStyle = pal.grid;
+    g.strokeRect(r.x + 0.5, r.y + 0.5, r.w - 1, r.h - 1);
+    hits.add(r, 'rx', i);
+    const due = scene.delack[i];
+    if (due !== null && due !== undefined) {
+      // The delayed-ACK timer: a bar that empties as the timer runs down.
+      const d = lastDelackSpan(ctx, lane.peer, t);
+      const frac = d > 0 ? Math.max(0, Math.min(1, (due - t) / d)) : 1;
+      g.fillStyle = pal.held.nagle ?? pal.heldOther;
+      g.globalAlpha = 0.6;
+      const bar =
+        geo.orientation === 'horizontal' ? { ...r, w: r.w * frac } : { ...r, h: r.h * frac };
+      g.fillRect(bar.x, bar.y, bar.w, bar.h);
+      g.globalAlpha = 1;
+    }
+  });
+
+  // ---- ACKs and other packets of the peer, coming back ----
+  hits.add(geo.rect(0, 1, ACKS_START, 1), 'acks', 0);
+  for (const p of scene.back) {
+    const onWire = P.tWire[p]! <= t && !(P.tRx[p]! <= t);
+    let u: number;
+    if (onWire) {
+      const span = P.tRx[p]! > P.tWire[p]! ? P.tRx[p]! - P.tWire[p]! : 1;
+      const prog = Math.min(1, (t - P.tWire[p]!) / span);
+      u = wire.u1 - prog * wireLen;
+    } else {
+      u = rx.u0 + (rx.u1 - rx.u0) * 0.3; // still in the peer's qdisc or ring
+    }
+    const r = geo.rect(u - 0.006, u + 0.006, ACKS_START + 0.02, 0.98);
+    packetBox(p, r);
+  }
+
+  // ---- what just happened ----
+  for (const pu of scene.pulses) {
+    const fade = opt.reducedMotion ? 0.6 : Math.max(0, 1 - pu.age);
+    if (fade <= 0) continue;
+    g.globalAlpha = fade;
+    if (pu.kind === 'completion') {
+      const r = geo.rect(ring.u0, ring.u1, 0, LANES_END);
+      const cx = r.x + r.w / 2;
+      const cy = r.y + r.h / 2;
+      const rad = opt.reducedMotion ? 8 : 4 + pu.age * Math.min(r.w, r.h) * 0.45;
+      g.strokeStyle = pal.pulse;
+      g.lineWidth = 2;
+      g.beginPath();
+      g.arc(cx, cy, rad, 0, Math.PI * 2);
+      g.stroke();
+      g.lineWidth = 1;
+    } else if (pu.kind === 'tsq' && pu.lane >= 0) {
+      const [v0, v1] = geo.lane(pu.lane, nLanes);
+      const a = geo.rect(ring.u0, ring.u0, (v0 + v1) / 2, (v0 + v1) / 2);
+      const b = geo.rect(wq.u1, wq.u1, (v0 + v1) / 2, (v0 + v1) / 2);
+      g.strokeStyle = pal.tsq;
+      g.lineWidth = 2;
+      g.beginPath();
+      g.moveTo(a.x, a.y);
+      g.lineTo(b.x, b.y);
+      g.stroke();
+      g.lineWidth = 1;
+    } else if (pu.lane >= 0) {
+      const [v0, v1] = geo.lane(pu.lane, nLanes);
+      const where =
+        pu.kind === 'send'
+          ? app
+          : pu.kind === 'rcv' || pu.kind === 'ack_sent'
+            ? rx
+            : pu.kind === 'ack_rcvd'
+              ? app
+              : wq;
+      const r = geo.rect(where.u0, where.u1, v0, v1);
+      g.strokeStyle =
+        pu.kind === 'autocork'
+          ? pal.autocork
+          : pu.kind === 'hold'
+            ? pal.heldOther
+            : pu.kind === 'throttle'
+              ? (pal.held.pacing ?? pal.heldOther)
+              : pal.pulse;
+      g.lineWidth = 2;
+      g.strokeRect(r.x - 1, r.y - 1, r.w + 2, r.h + 2);
+      g.lineWidth = 1;
+    }
+    g.globalAlpha = 1;
+  }
+}
+
+/** Packets queued one after the other along a lane, head at u1. */
+function queueLine(
+  geo: Geometry,
+  list: number[],
+  u0: number,
+  u1: number,
+  v0: number,
+  v1: number,
+  paint: (p: number, r: Rect) => void,
+): void {
+  if (list.length === 0) return;
+  const lenPx = (u1 - u0) * geo.alongPx();
+  const thick = (v1 - v0) * geo.acrossPx();
+  const cell = Math.max(1, Math.min(thick, 8, lenPx / list.length));
+  const du = cell / geo.alongPx();
+  const fit = Math.min(list.length, Math.floor(lenPx / cell));
+  const gap = cell > 4 ? 1 / geo.alongPx() : 0;
+  for (let k = 0; k < fit; k++) {
+    const b = u1 - k * du;
+    paint(list[k]!, geo.rect(b - du + gap, b, v0, v1));
+  }
+}
+
+/**
+ * `slots` cells laid out in a grid over (u0..u1) x (v0..v1), filled column by column from the
+ * head (u1); `paint(k, rect)` paints cell k (k < items.length holds an item).
+ */
+function grid(
+  geo: Geometry,
+  _items: number[],
+  slots: number,
+  u0: number,
+  u1: number,
+  v0: number,
+  v1: number,
+  paint: (k: number, r: Rect) => void,
+): void {
+  if (slots === 0) return;
+  const L = (u1 - u0) * geo.alongPx();
+  const T = (v1 - v0) * geo.acrossPx();
+  let cell = Math.floor(Math.sqrt((L * T) / slots));
+  cell = Math.max(1, Math.min(cell, 14));
+  const perCol = Math.max(1, Math.floor(T / cell));
+  const cols = Math.ceil(slots / perCol);
+  const usedL = Math.min(L, cols * cell);
+  const duCell = cell / geo.alongPx();
+  const dvCell = cell / geo.acrossPx();
+  const gap = cell > 4 ? 1 : 0;
+  const start = u1 - (L - usedL) / 2 / geo.alongPx();
+  for (let k = 0; k < slots; k++) {
+    const col = Math.floor(k / perCol);
+    const row = k % perCol;
+    const b = start - col * duCell;
+    if (b - duCell < u0 - 1e-9) break;
+    const r = geo.rect(b - duCell, b, v0 + row * dvCell, v0 + (row + 1) * dvCell);
+    r.w -= gap;
+    r.h -= gap;
+    paint(k, r);
+  }
+}
+
+/** Length of the delayed-ACK wait that is pending at `t` on socket `sk` (ns). */
+function lastDelackSpan(ctx: SceneContext, sk: number, t: number): number {
+  const d = ctx.model.socks.delack;
+  const a = d.off[sk] ?? 0;
+  const b = d.off[sk + 1] ?? 0;
+  let best = -1;
+  for (let j = b - 1; j >= a; j--) {
+    if (d.t[j]! <= t) {
+      best = j;
+      break;
+    }
+  }
+  return best >= 0 ? d.v[best * 2 + 1]! - d.t[best]! : 0;
+}

@@ -1,0 +1,568 @@
+// The page's state outside React: the URL state, the engine, the last good run of each side,
+// the errors the engine reported, and the full-experiment jobs. Components read a snapshot
+// (useSyncExternalStore) and call the methods below; every configuration change goes through
+// `change`, which records it in the URL and re-runs the sides it touched.
+//
+// Runs are "latest wins": while a side's run is in the engine, further changes only mark it
+// stale, and one more run with the newest configuration follows. An invalid configuration
+// (the engine's error from `scenarioInfo`) is never run: its error is shown next to the
+// control and the last good run stays on screen.
+
+import { startEngine, type EngineBridge } from '../engine/bridge';
+import type { ScenarioInfo } from '../engine/generated/ScenarioInfo';
+import type { ExperimentResult, Side, SideRequest } from '../engine/protocol';
+import type { Catalog } from '../model/catalog';
+import type { RunModel } from '../model/derive';
+import { sceneContext, type SceneContext } from '../model/scene';
+import {
+  DEFAULT_SCENARIO_NAME,
+  entryOf,
+  firstVariantInText,
+  loadScenario,
+  scenarioEntries,
+  type ScenarioEntry,
+} from '../model/scenarioIndex';
+import {
+  parseState,
+  sameRuns,
+  serializeState,
+  withSet,
+  type PageState,
+  type ParseProblem,
+  type SideConfig,
+} from '../model/urlstate';
+import { perf } from './perf';
+
+/** Events the interactive window aims for (the calibration of its length). */
+export const CALIBRATE_EVENTS = 25_000;
+
+export interface EngineErrorView {
+  /** The scenario key the engine named, when it named one. */
+  key: string | null;
+  message: string;
+}
+
+export interface SideView {
+  /** What the current configuration says (or the last valid one's). */
+  info: ScenarioInfo | null;
+  /** The last good run. */
+  model: RunModel | null;
+  ctx: SceneContext | null;
+  /** Increments with each new model. */
+  runId: number;
+  /** The configuration the model was run with. */
+  modelConfig: SideConfig | null;
+  running: boolean;
+  error: EngineErrorView | null;
+  /** The shown run is the scenario without the link's overrides, which the engine refused. */
+  baseRun: string | null;
+}
+
+export interface Preset {
+  name: string;
+  file: ScenarioEntry;
+  title: string;
+  summary: string;
+  variants: { name: string; label: string }[];
+}
+
+export interface ExperimentView {
+  running: boolean;
+  /** Progress per side, 0..1. */
+  progress: Partial<Record<Side, number>>;
+  results: Partial<Record<Side, { config: SideConfig; result: ExperimentResult }>>;
+  error: string | null;
+}
+
+export interface Snapshot {
+  engine: 'starting' | 'ready' | 'failed';
+  engineError: string | null;
+  version: string | null;
+  catalog: Catalog | null;
+  state: PageState;
+  problems: ParseProblem[];
+  a: SideView;
+  b: SideView | null;
+  presets: Preset[];
+  experiment: ExperimentView;
+}
+
+const emptySide = (): SideView => ({
+  info: null,
+  model: null,
+  ctx: null,
+  runId: 0,
+  modelConfig: null,
+  running: false,
+  error: null,
+  baseRun: null,
+});
+
+export const fileOf = entryOf;
+
+/** A side the link names without a variant opens the scenario's first one. */
+const FIRST_VARIANT = '\u0000first';
+
+function readUrl(search: string): { state: PageState; problems: ParseProblem[] } {
+  return parseState(
+    search,
+    scenarioEntries.map((e) => e.name),
+    DEFAULT_SCENARIO_NAME,
+    () => FIRST_VARIANT,
+  );
+}
+
+/** Split the engine's "FILE: KEY: message" into the key it names and the message. */
+export function parseEngineError(
+  message: string,
+  file: string,
+  keys: readonly string[],
+): EngineErrorView {
+  let rest = message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
+  for (const k of keys) {
+    const m = new RegExp(`^(?:[a-z]+:)?${k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `).exec(rest);
+    if (m) {
+      rest = rest.slice(m[0].length);
+      return { key: k, message: rest };
+    }
+  }
+  return { key: null, message };
+}
+
+export class SiteStore {
+  private snap: Snapshot;
+  private listeners = new Set<() => void>();
+  private engine: EngineBridge | null = null;
+  private jobs: EngineBridge | null = null;
+  private inflight: Partial<Record<Side, boolean>> = {};
+  private again: Partial<Record<Side, boolean>> = {};
+  private urlTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Each start() gets a generation; a stopped one's late answers are dropped. */
+  private generation = 0;
+
+  constructor(search: string) {
+    const { state, problems } = readUrl(search);
+    this.snap = {
+      engine: 'starting',
+      engineError: null,
+      version: null,
+      catalog: null,
+      state,
+      problems,
+      a: emptySide(),
+      b: state.b ? emptySide() : null,
+      presets: scenarioEntries.map((f) => ({
+        name: f.name,
+        file: f,
+        title: f.name,
+        summary: '',
+        variants: [],
+      })),
+      experiment: { running: false, progress: {}, results: {}, error: null },
+    };
+  }
+
+  // ---- React's view of the store ----
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  getSnapshot = (): Snapshot => this.snap;
+
+  private set(patch: Partial<Snapshot>): void {
+    this.snap = { ...this.snap, ...patch };
+    for (const fn of this.listeners) fn();
+  }
+
+  private setSide(side: Side, patch: Partial<SideView>): void {
+    const cur = this.snap[side];
+    if (!cur) return;
+    this.set({ [side]: { ...cur, ...patch } } as Partial<Snapshot>);
+  }
+
+  // ---- start ----
+
+  /** Starts the engine, reads its catalog, runs A (and B), then reads every preset's title. */
+  async start(): Promise<void> {
+    const gen = ++this.generation;
+    const engine = startEngine();
+    this.engine = engine;
+    try {
+      const version = await engine.ready;
+      const catalog = await engine.call('catalog');
+      if (gen !== this.generation) return;
+      this.set({ engine: 'ready', version, catalog });
+    } catch (err) {
+      if (gen !== this.generation) return;
+      this.set({ engine: 'failed', engineError: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    window.addEventListener('popstate', this.onPopState);
+    this.set({ state: await withFirstVariants(this.snap.state) });
+    history.replaceState(null, '', serializeState(this.snap.state));
+    await this.refresh('a');
+    if (this.snap.state.b) await this.refresh('b');
+  }
+
+  stop(): void {
+    this.generation++;
+    window.removeEventListener('popstate', this.onPopState);
+    this.engine?.terminate();
+    this.jobs?.terminate();
+  }
+
+  private presetsLoading = false;
+
+  /** Reads every scenario's title, summary and variants (when the presets are first shown). */
+  async loadPresets(): Promise<void> {
+    const engine = this.engine;
+    if (!engine || this.presetsLoading || this.snap.engine !== 'ready') return;
+    this.presetsLoading = true;
+    const presets: Preset[] = [];
+    for (const p of this.snap.presets) {
+      try {
+        const info = await engine.call('scenarioInfo', {
+          source: await loadScenario(p.name),
+          file: p.file.path,
+          variant: null,
+          sets: [],
+        });
+        presets.push({
+          ...p,
+          title: info.title,
+          summary: info.summary,
+          variants: info.variants.map((v) => ({ name: v.name, label: v.label })),
+        });
+      } catch {
+        presets.push(p);
+      }
+    }
+    this.set({ presets });
+  }
+
+  // ---- configuration changes ----
+
+  /**
+   * Applies `next` to the page state: records it in the URL (a new history entry when the
+   * runs change) and re-runs every side whose configuration changed.
+   */
+  change(update: (s: PageState) => PageState): void {
+    const prev = this.snap.state;
+    const next = update(prev);
+    if (next === prev) return;
+    const runsChanged = !sameRuns(prev, next);
+    const patch: Partial<Snapshot> = { state: next };
+    if (next.b && !this.snap.b) patch.b = emptySide();
+    if (!next.b && this.snap.b) patch.b = null;
+    this.set(patch);
+    if (runsChanged) {
+      history.pushState(null, '', serializeState(next));
+      perf.markChange();
+      const windowChanged = prev.fromNs !== next.fromNs || prev.toNs !== next.toNs;
+      if (windowChanged || !sameSide(prev.a, next.a)) void this.refresh('a');
+      if (next.b && (windowChanged || !sameSide(prev.b, next.b))) void this.refresh('b');
+    } else {
+      this.replaceUrlSoon();
+    }
+  }
+
+  /** Records view-only changes (cursor, speed, filters) without a history entry. */
+  replaceUrlSoon(): void {
+    if (this.urlTimer) clearTimeout(this.urlTimer);
+    this.urlTimer = setTimeout(() => {
+      this.urlTimer = null;
+      history.replaceState(null, '', serializeState(this.snap.state));
+    }, 250);
+  }
+
+  /** The cursor came to rest at `t`: into the URL, without re-rendering anything. */
+  setCursor(t: number, row: number | null): void {
+    if (this.snap.state.t === t && this.snap.state.row === row) return;
+    this.snap = { ...this.snap, state: { ...this.snap.state, t, row } };
+    this.replaceUrlSoon();
+  }
+
+  /** Updates view state (no re-run). */
+  setView(patch: Partial<PageState>): void {
+    this.set({ state: { ...this.snap.state, ...patch } });
+    this.replaceUrlSoon();
+  }
+
+  setKey(side: Side, key: string, value: string | null): void {
+    this.change((s) => {
+      const cfg = s[side];
+      if (!cfg) return s;
+      return { ...s, [side]: { ...cfg, sets: withSet(cfg.sets, key, value) } };
+    });
+  }
+
+  resetSets(side: Side): void {
+    this.change((s) => {
+      const cfg = s[side];
+      if (!cfg || cfg.sets.length === 0) return s;
+      return { ...s, [side]: { ...cfg, sets: [] } };
+    });
+  }
+
+  async setScenario(name: string): Promise<void> {
+    const variant = firstVariantInText(await loadScenario(name));
+    this.change((s) => ({
+      ...s,
+      a: { scenario: name, variant, sets: [] },
+      b: null,
+      edit: 'a',
+      fromNs: 0,
+      toNs: null,
+      t: null,
+      row: null,
+      speed: null,
+      focus: null,
+    }));
+  }
+
+  setVariant(side: Side, variant: string | null): void {
+    this.change((s) => {
+      const cfg = s[side];
+      if (!cfg) return s;
+      return { ...s, [side]: { ...cfg, variant } };
+    });
+  }
+
+  /** B becomes a copy of A with `variant` (or A's own variant: a fork to edit). */
+  compare(variant?: string | null): void {
+    this.change((s) => ({
+      ...s,
+      b: { ...s.a, sets: [...s.a.sets], variant: variant === undefined ? s.a.variant : variant },
+      edit: 'b',
+    }));
+  }
+
+  closeCompare(): void {
+    this.change((s) => ({ ...s, b: null, edit: 'a' }));
+  }
+
+  setWindow(fromNs: number, toNs: number): void {
+    this.change((s) => ({ ...s, fromNs, toNs, t: null, row: null }));
+  }
+
+  // ---- back and forward ----
+
+  private onPopState = async (): Promise<void> => {
+    const read = readUrl(location.search);
+    const state = await withFirstVariants(read.state);
+    const problems = read.problems;
+    const prev = this.snap.state;
+    const patch: Partial<Snapshot> = { state, problems };
+    if (state.b && !this.snap.b) patch.b = emptySide();
+    if (!state.b) patch.b = null;
+    this.set(patch);
+    const windowChanged = prev.fromNs !== state.fromNs || prev.toNs !== state.toNs;
+    if (windowChanged || !sameSide(prev.a, state.a)) void this.refresh('a');
+    if (state.b && (windowChanged || !sameSide(prev.b, state.b))) void this.refresh('b');
+  };
+
+  // ---- runs ----
+
+  private async request(cfg: SideConfig): Promise<SideRequest> {
+    const f = fileOf(cfg.scenario);
+    const source = await loadScenario(f.name);
+    return { source, file: f.path, variant: cfg.variant, sets: cfg.sets };
+  }
+
+  private keyNames(): string[] {
+    // Longest first, so that `tc.fq.quantum` is not read as a shorter key.
+    return (this.snap.catalog?.keys.keys.map((k) => k.name) ?? []).sort(
+      (x, y) => y.length - x.length,
+    );
+  }
+
+  /** Runs `side` with its newest configuration (latest wins). */
+  async refresh(side: Side): Promise<void> {
+    if (this.inflight[side]) {
+      this.again[side] = true;
+      return;
+    }
+    this.inflight[side] = true;
+    try {
+      do {
+        this.again[side] = false;
+        await this.runSide(side);
+      } while (this.again[side]);
+    } finally {
+      this.inflight[side] = false;
+    }
+  }
+
+  private async runSide(side: Side): Promise<void> {
+    const gen = this.generation;
+    const engine = this.engine;
+    const cfg = this.snap.state[side];
+    if (!engine || !cfg || !this.snap[side]) return;
+    // B waits for A's window when A has not chosen it yet.
+    if (side === 'b' && this.snap.state.toNs === null) await this.refresh('a');
+    const req = await this.request(cfg);
+    const state = this.snap.state;
+    const simulate = (r: SideRequest) =>
+      engine.call('simulate', {
+        ...r,
+        side,
+        fromNs: state.fromNs,
+        toNs: state.toNs,
+        calibrateEvents: CALIBRATE_EVENTS,
+      });
+    // Both requests leave at once (the worker answers in order): the run does not wait for a
+    // round trip of the check. A configuration the check refuses fails its run too.
+    const infoCall = engine.call('scenarioInfo', req);
+    let simCall = simulate(req);
+    simCall.catch(() => {});
+    let info: ScenarioInfo;
+    let shownCfg = cfg;
+    let baseRun: string | null = null;
+    try {
+      info = await infoCall;
+    } catch (err) {
+      if (gen !== this.generation) return;
+      const error = parseEngineError(errorText(err), req.file, this.keyNames());
+      const view = this.snap[side];
+      if (view?.model || cfg.sets.length === 0) {
+        this.setSide(side, { error, running: false });
+        perf.changeRejected();
+        return;
+      }
+      // Nothing on screen yet (a hand-edited link): show the scenario as written.
+      this.setSide(side, { error });
+      shownCfg = { ...cfg, sets: [] };
+      baseRun = error.message;
+      const base = await this.request(shownCfg);
+      try {
+        info = await engine.call('scenarioInfo', base);
+      } catch (err2) {
+        this.setSide(side, {
+          error: parseEngineError(errorText(err2), req.file, this.keyNames()),
+          running: false,
+        });
+        return;
+      }
+      simCall = simulate(base);
+    }
+    this.setSide(side, { info, running: true, ...(baseRun ? {} : { error: null }) });
+    try {
+      const model = await simCall;
+      perf.modelArrived(model.timing);
+      if (gen !== this.generation) return;
+      if (this.snap.state.toNs === null) {
+        this.set({ state: { ...this.snap.state, toNs: model.summary.toNs } });
+        history.replaceState(null, '', serializeState(this.snap.state));
+      }
+      const catalog = this.snap.catalog!;
+      const view = this.snap[side];
+      this.setSide(side, {
+        model,
+        ctx: sceneContext(model, catalog.trace, qdiscOf(info, model)),
+        runId: (view?.runId ?? 0) + 1,
+        modelConfig: shownCfg,
+        running: false,
+        baseRun,
+      });
+    } catch (err) {
+      if (gen !== this.generation) return;
+      this.setSide(side, {
+        error: parseEngineError(errorText(err), req.file, this.keyNames()),
+        running: false,
+      });
+      perf.changeRejected();
+    }
+  }
+
+  // ---- full experiment ----
+
+  async runExperiment(): Promise<void> {
+    if (this.snap.experiment.running) return;
+    this.jobs ??= startEngine();
+    const jobs = this.jobs;
+    const sides: Side[] = this.snap.state.b ? ['a', 'b'] : ['a'];
+    this.set({ experiment: { running: true, progress: {}, results: {}, error: null } });
+    try {
+      for (const side of sides) {
+        const cfg = this.snap.state[side]!;
+        const result = await jobs.callWithProgress(
+          'experiment',
+          (done, total) => {
+            const e = this.snap.experiment;
+            this.set({
+              experiment: {
+                ...e,
+                progress: { ...e.progress, [side]: total > 0 ? done / total : 0 },
+              },
+            });
+          },
+          await this.request(cfg),
+        );
+        const e = this.snap.experiment;
+        this.set({
+          experiment: {
+            ...e,
+            progress: { ...e.progress, [side]: 1 },
+            results: { ...e.results, [side]: { config: cfg, result } },
+          },
+        });
+      }
+      this.set({ experiment: { ...this.snap.experiment, running: false } });
+    } catch (err) {
+      this.set({
+        experiment: { ...this.snap.experiment, running: false, error: errorText(err) },
+      });
+    }
+  }
+
+  cancelExperiment(): void {
+    this.jobs?.terminate();
+    this.jobs = null;
+    this.set({ experiment: { ...this.snap.experiment, running: false } });
+  }
+
+  /** The engine's description of rows of a side's last run. */
+  describe(side: Side, rows: number[]): Promise<string[]> {
+    if (!this.engine) return Promise.resolve(rows.map(() => ''));
+    return this.engine.call('describe', side, rows);
+  }
+}
+
+/** Sides the link opened without a variant get their scenario's first variant. */
+async function withFirstVariants(s: PageState): Promise<PageState> {
+  const fix = async (c: SideConfig | null): Promise<SideConfig | null> =>
+    c && c.variant === FIRST_VARIANT
+      ? { ...c, variant: firstVariantInText(await loadScenario(c.scenario)) }
+      : c;
+  return { ...s, a: (await fix(s.a))!, b: await fix(s.b) };
+}
+
+function sameSide(x: SideConfig | null, y: SideConfig | null): boolean {
+  if (x === y) return true;
+  if (!x || !y) return false;
+  return (
+    x.scenario === y.scenario &&
+    x.variant === y.variant &&
+    x.sets.length === y.sets.length &&
+    x.sets.every((v, i) => v === y.sets[i])
+  );
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The qdisc of the host the pipeline shows (`tc.qdisc`, else `net.core.default_qdisc`). */
+function qdiscOf(info: ScenarioInfo, model: RunModel): string {
+  const sockets = model.summary.result.sockets;
+  const sender = sockets.find((_, i) => model.socks.sends[i] === 1);
+  const h = sender?.host ?? 0;
+  const tc = info.keys['tc.qdisc'];
+  const v = tc?.values[Math.min(h, tc.values.length - 1)] ?? 'default';
+  if (v !== 'default') return v;
+  if (info.hosts.length === 1) return 'noqueue';
+  const d = info.keys['net.core.default_qdisc'];
+  return d?.values[Math.min(h, d.values.length - 1)] ?? 'pfifo_fast';
+}

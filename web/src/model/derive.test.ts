@@ -1,0 +1,142 @@
+// The run model against the engine's own events: real runs of the scenario files in the real
+// wasm engine (built by scripts/build-wasm.mjs).
+
+import { readFileSync } from 'node:fs';
+
+import { beforeAll, describe, expect, test } from 'vitest';
+
+import * as wasm from '../engine/pkg/sendpath_wasm';
+import { fieldIndex, kindCodes } from './catalog';
+import {
+  bucketAt,
+  buildIntervalIndex,
+  groupRange,
+  PKT_DATA,
+  SPAN_FILLING,
+  type RunModel,
+} from './derive';
+import { catalogOf, runWindow } from './testkit';
+
+let on: RunModel;
+let off: RunModel;
+beforeAll(() => {
+  wasm.initSync({
+    module: readFileSync(new URL('../engine/pkg/sendpath_wasm_bg.wasm', import.meta.url)),
+  });
+  on = runWindow(wasm, 'autocorking.toml', { variant: 'on', toNs: 2_000_000 });
+  off = runWindow(wasm, 'autocorking.toml', { variant: 'off', toNs: 2_000_000 });
+});
+
+describe('packets', () => {
+  test('a data packet goes through the qdisc, the TX ring and the wire in that order', () => {
+    const P = on.packets;
+    let checked = 0;
+    for (let p = 0; p < P.n; p++) {
+      if (P.type[p] !== PKT_DATA || Number.isNaN(P.tRx[p]!)) continue;
+      const steps = [P.tXmit[p]!, P.tEnq[p]!, P.tDeq[p]!, P.tRing[p]!, P.tWire[p]!, P.tRx[p]!];
+      for (let i = 1; i < steps.length; i++)
+        expect(steps[i]!).toBeGreaterThanOrEqual(steps[i - 1]!);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  test("the TX ring is completed in order: the inferred completion is the engine's tcp_wfree", () => {
+    const c = on.cols;
+    const schema = catalogOf(wasm).trace;
+    const K = kindCodes(schema);
+    const fPkt = fieldIndex(schema, 'tcp_wfree', 'pkt');
+    const byId = new Map<number, number>();
+    for (let p = 0; p < on.packets.n; p++) byId.set(on.packets.id[p]!, p);
+    let checked = 0;
+    for (let r = 0; r < c.t.length; r++) {
+      if (c.kind[r] !== K.tcp_wfree) continue;
+      const p = byId.get(c.values[r * c.stride + fPkt]!)!;
+      expect(on.packets.tDone[p]).toBe(c.t[r]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  test('a data packet is acknowledged by the first ACK covering its last byte', () => {
+    const P = on.packets;
+    const A = on.socks.acks;
+    let checked = 0;
+    for (let p = 0; p < P.n; p++) {
+      if (P.type[p] !== PKT_DATA || Number.isNaN(P.tAcked[p]!)) continue;
+      const [a, b] = groupRange(A, P.sk[p]!);
+      const first = Array.from({ length: b - a }, (_, i) => a + i).find(
+        (j) => A.v[j * A.width]! >= P.endSeq[p]!,
+      );
+      expect(A.t[first!]).toBe(P.tAcked[p]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+});
+
+describe('skbs and their gates', () => {
+  test('an skb is freed after it was sent, by an ACK at or past its end', () => {
+    const S = on.skbs;
+    let checked = 0;
+    for (let i = 0; i < S.n; i++) {
+      if (Number.isNaN(S.tFreed[i]!)) continue;
+      expect(S.tFreed[i]!).toBeGreaterThanOrEqual(S.tSent[i]!);
+      expect(S.seqEnd[i]!).toBeGreaterThan(S.seqStart[i]!);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  test('the spans of an skb never overlap within a row and add up to the totals', () => {
+    const s = on.spans;
+    let sum = 0;
+    for (let i = 0; i < on.skbs.n; i++) {
+      for (let k = s.off[i]! + 1; k < s.off[i + 1]!; k++) {
+        if (s.pkt[k] === s.pkt[k - 1]) expect(s.t0[k]!).toBeGreaterThanOrEqual(s.t1[k - 1]!);
+      }
+    }
+    for (let k = 0; k < s.gate.length; k++) sum += s.t1[k]! - s.t0[k]!;
+    const totals = Array.from(s.totals).reduce((a, b) => a + b, 0);
+    expect(totals).toBeCloseTo(sum, 0);
+  });
+
+  test('autocorking holds skbs only when it is on; without it, tails wait at Nagle', () => {
+    const gates = catalogOf(wasm).trace.gates;
+    const autocork = gates.indexOf('autocork');
+    expect(on.spans.totals[autocork]).toBeGreaterThan(0);
+    expect(off.spans.totals[autocork]).toBe(0);
+    expect(off.spans.totals[gates.indexOf('nagle')]).toBeGreaterThan(0);
+    expect(SPAN_FILLING).toBeGreaterThanOrEqual(gates.length);
+  });
+
+  test('without autocorking the same window sends more, smaller packets', () => {
+    const count = (m: RunModel) => Array.from(m.packets.type).filter((t) => t === PKT_DATA).length;
+    const bytes = (m: RunModel) => {
+      let b = 0;
+      let n = 0;
+      for (let p = 0; p < m.packets.n; p++) {
+        if (m.packets.type[p] === PKT_DATA) {
+          b += m.packets.len[p]!;
+          n++;
+        }
+      }
+      return b / n;
+    };
+    expect(count(off)).toBeGreaterThan(count(on));
+    expect(bytes(off)).toBeLessThan(bytes(on));
+  });
+});
+
+describe('interval index', () => {
+  test('the bucket of an instant holds every item alive at that instant', () => {
+    const start = Float64Array.from([0, 5, 10, 50, 90]);
+    const end = Float64Array.from([20, 6, Infinity, 51, 100]);
+    const ix = buildIntervalIndex(start, end, 0, 100, 16);
+    for (let t = 0; t < 100; t += 0.5) {
+      const alive = [0, 1, 2, 3, 4].filter((i) => start[i]! <= t && t < end[i]!);
+      const got = new Set(bucketAt(ix, t));
+      for (const i of alive) expect(got.has(i)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,1359 @@
+// Everything the page shows about one run, derived once (in the engine's worker) from the
+// trace columns, the run's summary and its counter samples: the life of every packet and skb,
+// each socket's state changes, the gate spans of "Why is it waiting?" with their totals, the
+// chart series and the per-row helpers of the decision log. Only typed arrays and plain data,
+// so the whole model crosses to the main thread by transfer.
+//
+// Nothing here decides anything about TCP: every number is read from an engine event. Where a
+// number is inferred (which packets a TX completion freed: the ring is a FIFO; a packet's
+// qdisc bytes: the backlog's growth at its enqueue), the rule is stated where it is applied.
+
+import type { SessionSummary } from '../engine/generated/SessionSummary';
+import { fieldIndex, gateCode, kindCodes, type TraceSchema } from './catalog';
+import { lowerBound, type TraceColumns } from './trace';
+
+// ---- packets ----
+
+export const PKT_DATA = 0;
+export const PKT_ACK = 1;
+/** Handshake and other connection control packets (no `xmit` / `ack_xmit` event). */
+export const PKT_CTL = 2;
+
+/** The life of every packet (a clone leaving TCP), one entry per packet, NaN when unseen. */
+export interface Packets {
+  n: number;
+  /** The engine's packet id (`pkt`). */
+  id: Float64Array;
+  /** Sending host. */
+  host: Uint16Array;
+  /** Sending socket, or -1. */
+  sk: Int32Array;
+  type: Uint8Array;
+  /** skb id of a data packet, else -1. */
+  skb: Float64Array;
+  seq: Float64Array;
+  endSeq: Float64Array;
+  /** Cumulative ACK carried by a pure ACK. */
+  ack: Float64Array;
+  segs: Float64Array;
+  /** Bytes as the qdisc counts them (`skb->len` with headers). */
+  len: Float64Array;
+  truesize: Float64Array;
+  tXmit: Float64Array;
+  tEnq: Float64Array;
+  tDeq: Float64Array;
+  tRing: Float64Array;
+  tWire: Float64Array;
+  tWireEnd: Float64Array;
+  tRx: Float64Array;
+  /** TX completion freed its descriptor (or `tcp_wfree`, or a drop). */
+  tDone: Float64Array;
+  /** A data packet: the ACK covering its last byte reached the sender. */
+  tAcked: Float64Array;
+  dropped: Uint8Array;
+  /** First and last instant the packet exists somewhere on the path. */
+  tStart: Float64Array;
+  tEnd: Float64Array;
+}
+
+// ---- skbs ----
+
+/** States of an skb in the write queue, from the last event that touched it. */
+export const SKB_FILLING = 0;
+export const SKB_FULL = 1;
+export const SKB_AUTOCORKED = 2;
+export const SKB_SENT = 3;
+export const SKB_SPLIT = 4;
+/** `SKB_HELD + gate`: held by `tcp_write_xmit` at that gate. */
+export const SKB_HELD = 16;
+
+export interface Skbs {
+  n: number;
+  id: Float64Array;
+  sk: Int32Array;
+  seqStart: Float64Array;
+  /** Final end (after any split). */
+  seqEnd: Float64Array;
+  sizeGoal: Float64Array;
+  /** The `send()` call whose bytes started it (or the split source's). */
+  tWrite: Float64Array;
+  tCreate: Float64Array;
+  tSent: Float64Array;
+  /** The ACK covering its last byte reached the sender (the skb is freed). */
+  tFreed: Float64Array;
+  /** Index of the skb it was split from, or -1. */
+  parent: Int32Array;
+  /** CSR: events of skb i are evRow[evOff[i] .. evOff[i+1]]. */
+  evOff: Uint32Array;
+  evRow: Uint32Array;
+  evState: Uint8Array;
+  /** skb length after the event. */
+  evLen: Float64Array;
+}
+
+// ---- sockets ----
+
+/** App states of a socket's application, from its system calls. */
+export const APP_IDLE = 0;
+export const APP_WRITING = 1;
+/** `APP_SLEEPING + gate`: asleep in `sk_stream_wait_memory` (sndbuf or notsent_lowat). */
+export const APP_SLEEPING = 16;
+
+/** Per-socket series, CSR by socket index (`off[s] .. off[s+1]`). */
+export interface Series {
+  off: Uint32Array;
+  t: Float64Array;
+  /** `width` numbers per entry. */
+  v: Float64Array;
+  width: number;
+}
+
+export interface Sockets {
+  n: number;
+  /** `tcp_ack`: ack, cwnd, ssthresh, srtt_us, pacing_rate (B/s, Infinity = unlimited), packets_out, acked. */
+  acks: Series;
+  /** Data transmissions: seq, end_seq, segs, len. */
+  xmits: Series;
+  /** `tcp_sendmsg_locked` copies: seq, end_seq (write_seq after). */
+  copies: Series;
+  /** `sk_wmem_alloc` after each change (TCP Small Queues' measure). */
+  wmem: Series;
+  /** App state changes: state (APP_*). */
+  app: Series;
+  /** Delayed-ACK timer: scheduled at t, pending until v[0], due at v[1]. */
+  delack: Series;
+  /** Receive side: rcv_data end_seq after each in-order arrival. */
+  rcv: Series;
+  /** Whether the socket's application ever wrote data. */
+  sends: Uint8Array;
+  /** MSS from `established` (0 unseen). */
+  mss: Float64Array;
+}
+
+// ---- spans ----
+
+/** Span kinds beyond the engine's gates (which keep their codes 0..gates-1). */
+export const SPAN_FILLING = 32;
+export const SPAN_TX_RING = 33;
+
+/** "Why is it waiting?": spans of skb i at spanOff[i] .. spanOff[i+1]. */
+export interface Spans {
+  off: Uint32Array;
+  gate: Uint8Array;
+  t0: Float64Array;
+  t1: Float64Array;
+  /** Packet index of a packet's span, -1 for the skb before it left TCP. */
+  pkt: Int32Array;
+  /** Total span time per span kind (index = gate code or SPAN_*), ns. */
+  totals: Float64Array;
+}
+
+// ---- charts ----
+
+export interface Charts {
+  from: number;
+  binNs: number;
+  bins: number;
+  /** Bytes newly acknowledged per bin, per socket (`bins` per socket). */
+  ackedBytes: Float64Array;
+  /** Bytes on the wire (incl. framing) per bin, per host. */
+  wireBytes: Float64Array;
+  /** Max bytes in the qdisc per bin, per host. */
+  qdiscBytes: Float64Array;
+  /** Max bytes posted to the NIC ring and not yet completed per bin, per host. */
+  nicBytes: Float64Array;
+  /** Max `sk_wmem_alloc` per bin, per socket. */
+  wmemMax: Float64Array;
+  /** TSQ limits seen in `tcp_small_queue_check` holds (max per bin, per socket; NaN none). */
+  tsqLimit: Float64Array;
+  /** Segments per data packet: count of packets with 1..64 (index 64 = 64 or more). */
+  segsHist: Float64Array;
+  /** Data packet sizes: counts per bin of `LEN_EDGES`. */
+  lenHist: Float64Array;
+}
+
+/** Bin edges of the packet size histogram, bytes. */
+export const LEN_EDGES = [0, 128, 256, 512, 1024, 1515, 3029, 6057, 12113, 24225, 48449, 65536];
+
+/**
+ * Which items live at an instant, without scanning them all: the window is cut in buckets,
+ * and bucket b lists every item whose [start, end) overlaps it (items[off[b] .. off[b+1]]).
+ */
+export interface IntervalIndex {
+  from: number;
+  bucketNs: number;
+  off: Uint32Array;
+  items: Uint32Array;
+}
+
+export interface RunModel {
+  summary: SessionSummary;
+  cols: TraceColumns;
+  samples: Float64Array;
+  packets: Packets;
+  skbs: Skbs;
+  socks: Sockets;
+  spans: Spans;
+  charts: Charts;
+  /** Per row: gate code (holds, waits, stops), 100 + ACK reason (ACKs), else -1. */
+  rowReason: Int16Array;
+  /** Per row: the flow of its socket, -1 for device events. */
+  rowFlow: Int32Array;
+  /** Packets by lifetime [tStart, tEnd). */
+  pktIndex: IntervalIndex;
+  /** skbs by lifetime [tCreate, tFreed). */
+  skbIndex: IntervalIndex;
+  /** Where the worker spent its time on this run, ms (set by the worker; 0 elsewhere). */
+  timing: { runMs: number; columnsMs: number; deriveMs: number };
+}
+
+/** Most bucket entries an interval index may hold (long-lived items repeat in each bucket). */
+const INDEX_BUDGET = 4_000_000;
+
+/** Build an interval index over items [start[i], end[i]) within [from, to). */
+export function buildIntervalIndex(
+  start: Float64Array,
+  end: Float64Array,
+  from: number,
+  to: number,
+  wantBuckets = 2048,
+): IntervalIndex {
+  const n = start.length;
+  const span = Math.max(1, to - from);
+  let buckets = wantBuckets;
+  const bucketRange = (i: number, bucketNs: number): [number, number] => {
+    const a = Math.max(0, Math.floor((start[i]! - from) / bucketNs));
+    const e = Number.isFinite(end[i]!) ? end[i]! : to;
+    const b = Math.min(buckets - 1, Math.floor((Math.max(e, start[i]!) - from) / bucketNs));
+    return [a, b];
+  };
+  // Fewer buckets when long-lived items would repeat past the budget.
+  for (;;) {
+    const bucketNs = span / buckets;
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const [a, b] = bucketRange(i, bucketNs);
+      if (b >= a) total += b - a + 1;
+    }
+    if (total <= INDEX_BUDGET || buckets <= 16) break;
+    buckets = Math.max(16, buckets >> 1);
+  }
+  const bucketNs = span / buckets;
+  const off = new Uint32Array(buckets + 1);
+  for (let i = 0; i < n; i++) {
+    const [a, b] = bucketRange(i, bucketNs);
+    for (let k = a; k <= b; k++) off[k + 1]!++;
+  }
+  for (let k = 0; k < buckets; k++) off[k + 1]! += off[k]!;
+  const fill = off.slice(0, buckets);
+  const items = new Uint32Array(off[buckets]!);
+  for (let i = 0; i < n; i++) {
+    const [a, b] = bucketRange(i, bucketNs);
+    for (let k = a; k <= b; k++) items[fill[k]!++] = i;
+  }
+  return { from, bucketNs, off, items };
+}
+
+/** Items of the bucket holding `t` (a superset of the items alive at `t`). */
+export function bucketAt(ix: IntervalIndex, t: number): Uint32Array {
+  const buckets = ix.off.length - 1;
+  const b = Math.min(buckets - 1, Math.max(0, Math.floor((t - ix.from) / ix.bucketNs)));
+  return ix.items.subarray(ix.off[b]!, ix.off[b + 1]!);
+}
+
+/** A growable float column (amortised doubling), without per-push allocation. */
+class Column {
+  a: Float64Array;
+  n = 0;
+  constructor(cap = 256) {
+    this.a = new Float64Array(cap);
+  }
+  push(x: number): void {
+    if (this.n === this.a.length) {
+      const b = new Float64Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = x;
+  }
+  done(): Float64Array {
+    return this.a.slice(0, this.n);
+  }
+}
+
+/** Entries (group, t, values...) collected in any order of groups, laid out CSR by group. */
+class Grouped {
+  private g = new Column();
+  private t = new Column();
+  private v: Column;
+  constructor(
+    readonly groups: number,
+    readonly width: number,
+  ) {
+    this.v = new Column(256 * Math.max(1, width));
+  }
+  push(
+    group: number,
+    t: number,
+    a = NaN,
+    b = NaN,
+    c = NaN,
+    d = NaN,
+    e = NaN,
+    f = NaN,
+    g = NaN,
+  ): void {
+    this.g.push(group);
+    this.t.push(t);
+    const w = this.width;
+    this.v.push(a);
+    if (w > 1) this.v.push(b);
+    if (w > 2) this.v.push(c);
+    if (w > 3) this.v.push(d);
+    if (w > 4) this.v.push(e);
+    if (w > 5) this.v.push(f);
+    if (w > 6) this.v.push(g);
+  }
+  done(): Series {
+    const n = this.g.n;
+    const off = new Uint32Array(this.groups + 1);
+    for (let i = 0; i < n; i++) off[this.g.a[i]! + 1]!++;
+    for (let s = 0; s < this.groups; s++) off[s + 1]! += off[s]!;
+    const fill = off.slice(0, this.groups);
+    const t = new Float64Array(n);
+    const v = new Float64Array(n * this.width);
+    for (let i = 0; i < n; i++) {
+      const j = fill[this.g.a[i]!]!++;
+      t[j] = this.t.a[i]!;
+      for (let k = 0; k < this.width; k++) v[j * this.width + k] = this.v.a[i * this.width + k]!;
+    }
+    return { off, t, v, width: this.width };
+  }
+}
+
+/** Entries of one group of a Series: [start, end) indexes. */
+export function groupRange(s: Series, group: number): [number, number] {
+  return [s.off[group] ?? 0, s.off[group + 1] ?? 0];
+}
+
+/** The last entry of `group` at or before `time`, or -1. */
+export function lastAtOrBefore(s: Series, group: number, time: number): number {
+  const [a, b] = groupRange(s, group);
+  let lo = a;
+  let hi = b;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (s.t[mid]! <= time) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1 >= a ? lo - 1 : -1;
+}
+
+const nan = (n: number) => new Float64Array(n).fill(NaN);
+
+/** Derive the run model. `cols` and `samples` are kept (not copied) in the result. */
+export function deriveRun(
+  cols: TraceColumns,
+  summary: SessionSummary,
+  samples: Float64Array,
+  schema: TraceSchema,
+): RunModel {
+  const K = kindCodes(schema);
+  const F = (kind: string, field: string) => fieldIndex(schema, kind, field);
+  const stride = cols.stride;
+  const rows = cols.t.length;
+  const V = cols.values;
+  const noSock = schema.noSock;
+  const nSock = summary.result.sockets.length;
+  const nHost = summary.result.host_names.length;
+  const from = summary.fromNs;
+  const to = summary.toNs;
+
+  const fCopy = {
+    skb: F('sendmsg_copy', 'skb'),
+    seq: F('sendmsg_copy', 'seq'),
+    end: F('sendmsg_copy', 'end_seq'),
+    len: F('sendmsg_copy', 'skb_len'),
+    goal: F('sendmsg_copy', 'size_goal'),
+    isNew: F('sendmsg_copy', 'new_skb'),
+  };
+  const fCork = { skb: F('autocork', 'skb'), len: F('autocork', 'skb_len') };
+  const fCorkWmem = F('autocork', 'wmem_alloc');
+  const fHold = {
+    skb: F('xmit_hold', 'skb'),
+    seq: F('xmit_hold', 'seq'),
+    end: F('xmit_hold', 'end_seq'),
+    gate: F('xmit_hold', 'gate'),
+    b: F('xmit_hold', 'b'),
+  };
+  const fFrag = {
+    skb: F('fragment', 'skb'),
+    newSkb: F('fragment', 'new_skb'),
+    len: F('fragment', 'len'),
+    rest: F('fragment', 'rest'),
+  };
+  const fXmit = {
+    skb: F('xmit', 'skb'),
+    pkt: F('xmit', 'pkt'),
+    seq: F('xmit', 'seq'),
+    end: F('xmit', 'end_seq'),
+    segs: F('xmit', 'segs'),
+    len: F('xmit', 'len'),
+    truesize: F('xmit', 'truesize'),
+  };
+  const fAckX = {
+    pkt: F('ack_xmit', 'pkt'),
+    ack: F('ack_xmit', 'ack'),
+    reason: F('ack_xmit', 'reason'),
+  };
+  const fEnq = { pkt: F('qdisc_enqueue', 'pkt'), backlog: F('qdisc_enqueue', 'backlog') };
+  const fRing = { pkt: F('ring_post', 'pkt'), used: F('ring_post', 'ring_used') };
+  const fWire = {
+    pkt: F('wire_tx', 'pkt'),
+    bytes: F('wire_tx', 'wire_bytes'),
+    segs: F('wire_tx', 'segs'),
+    end: F('wire_tx', 'end_ns'),
+  };
+  const fComp = { descs: F('tx_completion', 'descs') };
+  const fWfree = { pkt: F('tcp_wfree', 'pkt'), wmem: F('tcp_wfree', 'wmem_alloc') };
+  const fAck = {
+    ack: F('ack_rcvd', 'ack'),
+    acked: F('ack_rcvd', 'acked'),
+    cwnd: F('ack_rcvd', 'cwnd'),
+    ssthresh: F('ack_rcvd', 'ssthresh'),
+    srtt: F('ack_rcvd', 'srtt_us'),
+    pacing: F('ack_rcvd', 'pacing_rate'),
+    out: F('ack_rcvd', 'packets_out'),
+  };
+  const fWait = F('sendmsg_wait', 'gate');
+  const fStop = F('queue_stop', 'gate');
+  const fWake = F('queue_wake', 'gate');
+  const fDelack = F('delack_sched', 'timeout_ns');
+  const fRcv = F('rcv_data', 'end_seq');
+  const fThrottle = F('qdisc_throttle', 'until_ns');
+  const fEst = F('established', 'mss');
+  const pktField = (kind: number): number => {
+    if (kind === K.qdisc_dequeue) return F('qdisc_dequeue', 'pkt');
+    if (kind === K.qdisc_drop) return F('qdisc_drop', 'pkt');
+    if (kind === K.wire_rx) return F('wire_rx', 'pkt');
+    if (kind === K.drop) return F('drop', 'pkt');
+    if (kind === K.qdisc_bypass) return F('qdisc_bypass', 'pkt');
+    if (kind === K.requeue) return F('requeue', 'pkt');
+    return -1;
+  };
+  const fDeqPkt = pktField(K.qdisc_dequeue);
+  const fQdropPkt = pktField(K.qdisc_drop);
+  const fRxPkt = pktField(K.wire_rx);
+  const fDropPkt = pktField(K.drop);
+  const fBypassPkt = K.qdisc_bypass >= 0 ? pktField(K.qdisc_bypass) : -1;
+  const fRequeuePkt = K.requeue >= 0 ? pktField(K.requeue) : -1;
+  const gateTsq = gateCode(schema, 'tsq');
+  const gatePacing = gateCode(schema, 'pacing');
+  const gateQdisc = gateCode(schema, 'qdisc');
+  const gateWire = gateCode(schema, 'wire');
+  const gatePeerAck = gateCode(schema, 'peer_ack');
+  const gateCpu = gateCode(schema, 'cpu');
+
+  // ---- pass 1: packets, skbs, socket series ----
+  const pktById = new Map<number, number>();
+  const P = {
+    id: new Column(),
+    host: new Column(),
+    sk: new Column(),
+    type: new Column(),
+    skb: new Column(),
+    seq: new Column(),
+    endSeq: new Column(),
+    ack: new Column(),
+    segs: new Column(),
+    len: new Column(),
+    truesize: new Column(),
+    tXmit: new Column(),
+    tEnq: new Column(),
+    tDeq: new Column(),
+    tRing: new Column(),
+    tWire: new Column(),
+    tWireEnd: new Column(),
+    tRx: new Column(),
+    tDone: new Column(),
+    dropped: new Column(),
+  };
+  const newPkt = (id: number, row: number, type: number): number => {
+    const i = P.id.n;
+    pktById.set(id, i);
+    P.id.push(id);
+    P.host.push(cols.host[row] ?? 0);
+    const sk = cols.sk[row] ?? noSock;
+    P.sk.push(sk === noSock ? -1 : sk);
+    P.type.push(type);
+    P.skb.push(NaN);
+    P.seq.push(NaN);
+    P.endSeq.push(NaN);
+    P.ack.push(NaN);
+    P.segs.push(1);
+    P.len.push(NaN);
+    P.truesize.push(0);
+    P.tXmit.push(NaN);
+    P.tEnq.push(NaN);
+    P.tDeq.push(NaN);
+    P.tRing.push(NaN);
+    P.tWire.push(NaN);
+    P.tWireEnd.push(NaN);
+    P.tRx.push(NaN);
+    P.tDone.push(NaN);
+    P.dropped.push(0);
+    return i;
+  };
+  const pkt = (id: number, row: number): number => pktById.get(id) ?? newPkt(id, row, PKT_CTL);
+
+  // Packets already on a wire when the window opened: their earlier events are not in the
+  // trace, the engine listed them (the instant their last bit left, and where they go).
+  for (const f of summary.inFlightAtStart) {
+    const i = P.id.n;
+    newPkt(f.pkt, 0, f.pure_ack ? PKT_ACK : f.end_seq > f.seq ? PKT_DATA : PKT_CTL);
+    P.host.a[i] = f.src_host;
+    P.sk.a[i] = f.sk ?? -1;
+    P.seq.a[i] = f.seq;
+    P.endSeq.a[i] = f.end_seq;
+    P.ack.a[i] = f.ack_seq;
+    P.len.a[i] = f.len;
+    P.segs.a[i] = f.gso_segs;
+    P.skb.a[i] = f.orig_skb > 0 ? f.orig_skb : NaN;
+    P.tWire.a[i] = f.left_ns;
+    P.tWireEnd.a[i] = f.left_ns;
+  }
+
+  const skbById = new Map<number, number>();
+  const S = {
+    id: new Column(),
+    sk: new Column(),
+    seqStart: new Column(),
+    seqEnd: new Column(),
+    sizeGoal: new Column(),
+    tWrite: new Column(),
+    tCreate: new Column(),
+    tSent: new Column(),
+    parent: new Column(),
+  };
+  const skbEv = { skb: new Column(), row: new Column(), state: new Column(), len: new Column() };
+  const newSkb = (id: number, sk: number, t: number, tWrite: number, parent: number): number => {
+    const i = S.id.n;
+    skbById.set(id, i);
+    S.id.push(id);
+    S.sk.push(sk);
+    S.seqStart.push(NaN);
+    S.seqEnd.push(NaN);
+    S.sizeGoal.push(NaN);
+    S.tWrite.push(tWrite);
+    S.tCreate.push(t);
+    S.tSent.push(NaN);
+    S.parent.push(parent);
+    return i;
+  };
+  const skbEvent = (i: number, row: number, state: number, len: number) => {
+    skbEv.skb.push(i);
+    skbEv.row.push(row);
+    skbEv.state.push(state);
+    skbEv.len.push(len);
+  };
+
+  const acks = new Grouped(nSock, 7);
+  const xmits = new Grouped(nSock, 4);
+  const copies = new Grouped(nSock, 2);
+  const wmem = new Grouped(nSock, 1);
+  const app = new Grouped(nSock, 1);
+  const delack = new Grouped(nSock, 2);
+  const rcv = new Grouped(nSock, 1);
+  const sends = new Uint8Array(nSock);
+  const mss = new Float64Array(nSock);
+  const wmemNow = new Float64Array(nSock);
+  const lastCall = nan(nSock);
+  const pendingDelack: number[] = new Array<number>(nSock).fill(-1);
+  const delackRows: { sk: number; t: number; due: number; end: number }[] = [];
+  for (let s = 0; s < nSock; s++) {
+    const snap = summary.socketsAtStart[s];
+    wmemNow[s] = snap ? snap.sk_wmem_alloc : 0;
+    if (snap?.established) mss[s] = snap.mss_cache;
+  }
+
+  const ringFifo: { pkt: number; descs: number }[][] = Array.from({ length: nHost }, () => []);
+  const ringHead = new Array<number>(nHost).fill(0);
+  const ringUsed = new Array<number>(nHost).fill(0);
+  const qBacklog = new Array<number>(nHost).fill(NaN);
+  const qLen = new Map<number, number>();
+  const stops: { host: number; t0: number; t1: number; gate: number }[] = [];
+  const openStop: (number | null)[] = new Array<number | null>(nHost).fill(null);
+  const openStopGate = new Array<number>(nHost).fill(0);
+  const throttles: { sk: number; t0: number; t1: number }[] = [];
+  const cpuWaits: { sk: number; t0: number; t1: number }[] = [];
+  const rowReason = new Int16Array(rows).fill(-1);
+  const rowFlow = new Int32Array(rows).fill(-1);
+  const flowOf = summary.result.sockets.map((s) => s.flow);
+
+  // The kinds this pass handles, as small constants: a jump table, not a chain of compares.
+  const OPS = [
+    'sendmsg',
+    'sendmsg_wait',
+    'write_space',
+    'sendmsg_done',
+    'cpu_wait',
+    'sendmsg_copy',
+    'autocork',
+    'xmit_hold',
+    'fragment',
+    'xmit',
+    'ack_xmit',
+    'qdisc_enqueue',
+    'qdisc_dequeue',
+    'qdisc_bypass',
+    'requeue',
+    'qdisc_drop',
+    'drop',
+    'qdisc_throttle',
+    'ring_post',
+    'tx_completion',
+    'queue_stop',
+    'queue_wake',
+    'wire_tx',
+    'wire_rx',
+    'tcp_wfree',
+    'ack_rcvd',
+    'delack_sched',
+    'rcv_data',
+    'established',
+  ] as const;
+  const op = new Uint8Array(schema.kinds.length).fill(255);
+  OPS.forEach((name, i) => {
+    const code = K[name];
+    if (code >= 0) op[code] = i;
+  });
+
+  for (let r = 0; r < rows; r++) {
+    const k = cols.kind[r]!;
+    const t = cols.t[r]!;
+    const h = cols.host[r]!;
+    const rawSk = cols.sk[r]!;
+    const sk = rawSk === noSock ? -1 : rawSk;
+    const base = r * stride;
+    if (sk >= 0) rowFlow[r] = flowOf[sk] ?? -1;
+    switch (op[k]) {
+      case 0 /* sendmsg */:
+        if (sk >= 0) {
+          lastCall[sk] = t;
+          sends[sk] = 1;
+          app.push(sk, t, APP_WRITING);
+        }
+        break;
+      case 1 /* sendmsg_wait */:
+        rowReason[r] = V[base + fWait]!;
+        if (sk >= 0) app.push(sk, t, APP_SLEEPING + V[base + fWait]!);
+        break;
+      case 2 /* write_space */:
+        if (sk >= 0) app.push(sk, t, APP_WRITING);
+        break;
+      case 3 /* sendmsg_done */:
+        if (sk >= 0) app.push(sk, t, APP_IDLE);
+        break;
+      case 4 /* cpu_wait */:
+        if (sk >= 0) cpuWaits.push({ sk, t0: t, t1: t + V[base]! });
+        break;
+      case 5 /* sendmsg_copy */: {
+        const id = V[base + fCopy.skb]!;
+        let i = skbById.get(id);
+        if (i === undefined) {
+          i = newSkb(id, sk, t, Number.isNaN(lastCall[sk] ?? NaN) ? t : lastCall[sk]!, -1);
+          S.seqStart.a[i] = V[base + fCopy.seq]!;
+        }
+        S.seqEnd.a[i] = V[base + fCopy.end]!;
+        S.sizeGoal.a[i] = V[base + fCopy.goal]!;
+        const len = V[base + fCopy.len]!;
+        skbEvent(i, r, len >= V[base + fCopy.goal]! ? SKB_FULL : SKB_FILLING, len);
+        if (sk >= 0) copies.push(sk, t, V[base + fCopy.seq]!, V[base + fCopy.end]!);
+        break;
+      }
+      case 6 /* autocork */: {
+        const i = skbById.get(V[base + fCork.skb]!);
+        if (i !== undefined) skbEvent(i, r, SKB_AUTOCORKED, V[base + fCork.len]!);
+        if (sk >= 0) {
+          wmemNow[sk] = V[base + fCorkWmem]!;
+          wmem.push(sk, t, wmemNow[sk]!);
+        }
+        break;
+      }
+      case 7 /* xmit_hold */: {
+        const gate = V[base + fHold.gate]!;
+        rowReason[r] = gate;
+        const id = V[base + fHold.skb]!;
+        let i = skbById.get(id);
+        if (i === undefined && sk >= 0) {
+          // An skb made before the trace window opened.
+          i = newSkb(id, sk, t, t, -1);
+          S.seqStart.a[i] = V[base + fHold.seq]!;
+          S.seqEnd.a[i] = V[base + fHold.end]!;
+        }
+        if (i !== undefined) {
+          skbEvent(i, r, SKB_HELD + gate, V[base + fHold.end]! - V[base + fHold.seq]!);
+        }
+        break;
+      }
+      case 8 /* fragment */: {
+        const i = skbById.get(V[base + fFrag.skb]!);
+        if (i === undefined) break;
+        const len = V[base + fFrag.len]!;
+        const rest = V[base + fFrag.rest]!;
+        const start = S.seqStart.a[i]!;
+        skbEvent(i, r, SKB_SPLIT, len);
+        const j = newSkb(V[base + fFrag.newSkb]!, S.sk.a[i]!, t, S.tWrite.a[i]!, i);
+        S.seqStart.a[j] = start + len;
+        S.seqEnd.a[j] = start + len + rest;
+        S.sizeGoal.a[j] = S.sizeGoal.a[i]!;
+        S.seqEnd.a[i] = start + len;
+        skbEvent(j, r, SKB_FILLING, rest);
+        break;
+      }
+      case 9 /* xmit */: {
+        const p = newPkt(V[base + fXmit.pkt]!, r, PKT_DATA);
+        const seq = V[base + fXmit.seq]!;
+        const end = V[base + fXmit.end]!;
+        const skbId = V[base + fXmit.skb]!;
+        P.skb.a[p] = skbId;
+        P.seq.a[p] = seq;
+        P.endSeq.a[p] = end;
+        P.segs.a[p] = V[base + fXmit.segs]!;
+        P.len.a[p] = V[base + fXmit.len]!;
+        P.truesize.a[p] = V[base + fXmit.truesize]!;
+        P.tXmit.a[p] = t;
+        let i = skbById.get(skbId);
+        if (i === undefined && sk >= 0) {
+          i = newSkb(skbId, sk, t, t, -1);
+          S.seqStart.a[i] = seq;
+          S.seqEnd.a[i] = end;
+        }
+        if (i !== undefined) {
+          skbEvent(i, r, SKB_SENT, end - seq);
+          if (Number.isNaN(S.tSent.a[i]!)) S.tSent.a[i] = t;
+        }
+        if (sk >= 0) {
+          xmits.push(sk, t, seq, end, V[base + fXmit.segs]!, V[base + fXmit.len]!);
+          wmemNow[sk] = wmemNow[sk]! + V[base + fXmit.truesize]!;
+          wmem.push(sk, t, wmemNow[sk]!);
+        }
+        break;
+      }
+      case 10 /* ack_xmit */: {
+        rowReason[r] = 100 + V[base + fAckX.reason]!;
+        const p = newPkt(V[base + fAckX.pkt]!, r, PKT_ACK);
+        P.ack.a[p] = V[base + fAckX.ack]!;
+        P.tXmit.a[p] = t;
+        if (sk >= 0 && pendingDelack[sk]! >= 0) {
+          // Sending an ACK clears the delayed-ACK timer (inet_csk_clear_xmit_timer).
+          delackRows[pendingDelack[sk]!]!.end = t;
+          pendingDelack[sk] = -1;
+        }
+        break;
+      }
+      case 11 /* qdisc_enqueue */: {
+        const p = pkt(V[base + fEnq.pkt]!, r);
+        if (Number.isNaN(P.tEnq.a[p]!)) P.tEnq.a[p] = t;
+        P.tDeq.a[p] = NaN;
+        const backlog = V[base + fEnq.backlog]!;
+        // The packet's qdisc bytes: the backlog's growth at its enqueue.
+        const grown = backlog - qBacklog[h]!;
+        const bytes = Number.isNaN(grown) ? P.len.a[p]! : grown;
+        qLen.set(p, bytes);
+        if (Number.isNaN(P.len.a[p]!)) P.len.a[p] = bytes;
+        qBacklog[h] = backlog;
+        break;
+      }
+      case 12 /* qdisc_dequeue */: {
+        const p = pkt(V[base + fDeqPkt]!, r);
+        P.tDeq.a[p] = t;
+        if (!Number.isNaN(qBacklog[h]!)) qBacklog[h] = qBacklog[h]! - (qLen.get(p) ?? 0);
+        break;
+      }
+      case 13 /* qdisc_bypass */: {
+        const p = pkt(V[base + fBypassPkt]!, r);
+        P.tEnq.a[p] = t;
+        P.tDeq.a[p] = t;
+        break;
+      }
+      case 14 /* requeue */: {
+        const p = pkt(V[base + fRequeuePkt]!, r);
+        P.tDeq.a[p] = NaN;
+        if (!Number.isNaN(qBacklog[h]!)) qBacklog[h] = qBacklog[h]! + (qLen.get(p) ?? 0);
+        break;
+      }
+      case 15 /* qdisc_drop */:
+      case 16 /* drop */: {
+        const p = pkt(V[base + (k === K.drop ? fDropPkt : fQdropPkt)]!, r);
+        P.dropped.a[p] = 1;
+        P.tDone.a[p] = t;
+        if (k === K.qdisc_drop && !Number.isNaN(qBacklog[h]!)) {
+          qBacklog[h] = qBacklog[h]! - (qLen.get(p) ?? 0);
+        }
+        break;
+      }
+      case 17 /* qdisc_throttle */:
+        if (sk >= 0) throttles.push({ sk, t0: t, t1: V[base + fThrottle]! });
+        break;
+      case 18 /* ring_post */: {
+        const p = pkt(V[base + fRing.pkt]!, r);
+        if (Number.isNaN(P.tRing.a[p]!)) P.tRing.a[p] = t;
+        const used = V[base + fRing.used]!;
+        ringFifo[h]!.push({ pkt: p, descs: Math.max(1, used - ringUsed[h]!) });
+        ringUsed[h] = used;
+        break;
+      }
+      case 19 /* tx_completion */: {
+        // The TX ring completes in order: the oldest `descs` descriptors are the ones freed.
+        let descs = V[base + fComp.descs]!;
+        ringUsed[h] = Math.max(0, ringUsed[h]! - descs);
+        const fifo = ringFifo[h]!;
+        while (descs > 0 && ringHead[h]! < fifo.length) {
+          const head = fifo[ringHead[h]!]!;
+          if (head.descs <= descs) {
+            descs -= head.descs;
+            if (Number.isNaN(P.tDone.a[head.pkt]!)) P.tDone.a[head.pkt] = t;
+            ringHead[h]!++;
+          } else {
+            head.descs -= descs;
+            descs = 0;
+          }
+        }
+        break;
+      }
+      case 20 /* queue_stop */:
+        rowReason[r] = V[base + fStop]!;
+        if (openStop[h] === null) {
+          openStop[h] = t;
+          openStopGate[h] = V[base + fStop]!;
+        }
+        break;
+      case 21 /* queue_wake */:
+        rowReason[r] = V[base + fWake]!;
+        if (openStop[h] !== null) {
+          stops.push({ host: h, t0: openStop[h]!, t1: t, gate: openStopGate[h]! });
+          openStop[h] = null;
+        }
+        break;
+      case 22 /* wire_tx */: {
+        const p = pkt(V[base + fWire.pkt]!, r);
+        if (Number.isNaN(P.tWire.a[p]!)) P.tWire.a[p] = t;
+        const end = V[base + fWire.end]!;
+        if (!(P.tWireEnd.a[p]! >= end)) P.tWireEnd.a[p] = end;
+        P.segs.a[p] = Math.max(P.segs.a[p]!, V[base + fWire.segs]!);
+        break;
+      }
+      case 23 /* wire_rx */: {
+        const p = pkt(V[base + fRxPkt]!, r);
+        P.tRx.a[p] = t;
+        break;
+      }
+      case 24 /* tcp_wfree */: {
+        const p = pkt(V[base + fWfree.pkt]!, r);
+        if (Number.isNaN(P.tDone.a[p]!)) P.tDone.a[p] = t;
+        if (sk >= 0) {
+          wmemNow[sk] = V[base + fWfree.wmem]!;
+          wmem.push(sk, t, wmemNow[sk]!);
+        }
+        break;
+      }
+      case 25 /* ack_rcvd */:
+        if (sk >= 0) {
+          acks.push(
+            sk,
+            t,
+            V[base + fAck.ack]!,
+            V[base + fAck.cwnd]!,
+            V[base + fAck.ssthresh]!,
+            V[base + fAck.srtt]!,
+            V[base + fAck.pacing]!,
+            V[base + fAck.out]!,
+            V[base + fAck.acked]!,
+          );
+        }
+        break;
+      case 26 /* delack_sched */:
+        if (sk >= 0) {
+          const due = V[base + fDelack]!;
+          if (pendingDelack[sk]! >= 0) {
+            const prev = delackRows[pendingDelack[sk]!]!;
+            prev.end = Math.min(prev.end, t);
+          }
+          pendingDelack[sk] = delackRows.length;
+          delackRows.push({ sk, t, due, end: due });
+        }
+        break;
+      case 27 /* rcv_data */:
+        if (sk >= 0) rcv.push(sk, t, V[base + fRcv]!);
+        break;
+      case 28 /* established */:
+        if (sk >= 0) mss[sk] = V[base + fEst]!;
+        break;
+      default:
+        break;
+    }
+  }
+  for (let h = 0; h < nHost; h++) {
+    if (openStop[h] !== null)
+      stops.push({ host: h, t0: openStop[h]!, t1: to, gate: openStopGate[h]! });
+  }
+  for (const d of delackRows) delack.push(d.sk, d.t, d.end, d.due);
+
+  const socks: Sockets = {
+    n: nSock,
+    acks: acks.done(),
+    xmits: xmits.done(),
+    copies: copies.done(),
+    wmem: wmem.done(),
+    app: app.done(),
+    delack: delack.done(),
+    rcv: rcv.done(),
+    sends,
+    mss,
+  };
+
+  // ---- packets: acked, start and end ----
+  const nPkt = P.id.n;
+  const packets: Packets = {
+    n: nPkt,
+    id: P.id.done(),
+    host: Uint16Array.from(P.host.done()),
+    sk: Int32Array.from(P.sk.done()),
+    type: Uint8Array.from(P.type.done()),
+    skb: P.skb.done(),
+    seq: P.seq.done(),
+    endSeq: P.endSeq.done(),
+    ack: P.ack.done(),
+    segs: P.segs.done(),
+    len: P.len.done(),
+    truesize: P.truesize.done(),
+    tXmit: P.tXmit.done(),
+    tEnq: P.tEnq.done(),
+    tDeq: P.tDeq.done(),
+    tRing: P.tRing.done(),
+    tWire: P.tWire.done(),
+    tWireEnd: P.tWireEnd.done(),
+    tRx: P.tRx.done(),
+    tDone: P.tDone.done(),
+    tAcked: nan(nPkt),
+    dropped: Uint8Array.from(P.dropped.done()),
+    tStart: nan(nPkt),
+    tEnd: nan(nPkt),
+  };
+  const ackedAt = (sk: number, endSeq: number): number => {
+    // ACKs of one socket are cumulative and in time order: the first at or past endSeq.
+    const [a, b] = groupRange(socks.acks, sk);
+    let lo = a;
+    let hi = b;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (socks.acks.v[mid * 7]! < endSeq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < b ? socks.acks.t[lo]! : NaN;
+  };
+  for (let p = 0; p < nPkt; p++) {
+    if (packets.type[p] === PKT_DATA && packets.sk[p]! >= 0) {
+      packets.tAcked[p] = ackedAt(packets.sk[p]!, packets.endSeq[p]!);
+    }
+    let start = Infinity;
+    for (const a of [packets.tXmit, packets.tEnq, packets.tRing, packets.tWire]) {
+      if (a[p]! < start) start = a[p]!;
+    }
+    let end = -Infinity;
+    for (const a of [packets.tRx, packets.tDone, packets.tWireEnd]) {
+      if (a[p]! > end) end = a[p]!;
+    }
+    const lost = packets.dropped[p] === 1;
+    if (!lost && Number.isNaN(packets.tRx[p]!)) end = Infinity; // still on its way at the end
+    packets.tStart[p] = start === Infinity ? from : start;
+    packets.tEnd[p] = end === -Infinity ? Infinity : end;
+  }
+
+  // ---- skbs: CSR of events, freeing ACK ----
+  const nSkb = S.id.n;
+  const evN = skbEv.skb.n;
+  const evOff = new Uint32Array(nSkb + 1);
+  for (let e = 0; e < evN; e++) evOff[skbEv.skb.a[e]! + 1]!++;
+  for (let i = 0; i < nSkb; i++) evOff[i + 1]! += evOff[i]!;
+  const fill = evOff.slice(0, nSkb);
+  const evRow = new Uint32Array(evN);
+  const evState = new Uint8Array(evN);
+  const evLen = new Float64Array(evN);
+  for (let e = 0; e < evN; e++) {
+    const j = fill[skbEv.skb.a[e]!]!++;
+    evRow[j] = skbEv.row.a[e]!;
+    evState[j] = skbEv.state.a[e]!;
+    evLen[j] = skbEv.len.a[e]!;
+  }
+  const skbs: Skbs = {
+    n: nSkb,
+    id: S.id.done(),
+    sk: Int32Array.from(S.sk.done()),
+    seqStart: S.seqStart.done(),
+    seqEnd: S.seqEnd.done(),
+    sizeGoal: S.sizeGoal.done(),
+    tWrite: S.tWrite.done(),
+    tCreate: S.tCreate.done(),
+    tSent: S.tSent.done(),
+    tFreed: nan(nSkb),
+    parent: Int32Array.from(S.parent.done()),
+    evOff,
+    evRow,
+    evState,
+    evLen,
+  };
+  for (let i = 0; i < nSkb; i++) {
+    if (skbs.sk[i]! >= 0 && !Number.isNaN(skbs.tSent[i]!)) {
+      skbs.tFreed[i] = ackedAt(skbs.sk[i]!, skbs.seqEnd[i]!);
+    }
+  }
+
+  // ---- spans ----
+  const spans = deriveSpans({
+    skbs,
+    packets,
+    cols,
+    to,
+    stops,
+    throttles,
+    cpuWaits,
+    appSeries: socks.app,
+    gates: {
+      pacing: gatePacing,
+      qdisc: gateQdisc,
+      wire: gateWire,
+      peerAck: gatePeerAck,
+      cpu: gateCpu,
+    },
+    nGates: schema.gates.length,
+  });
+
+  // ---- charts ----
+  const charts = deriveCharts({
+    cols,
+    K,
+    packets,
+    socks,
+    summary,
+    fAcked: fAck.acked,
+    fWireBytes: fWire.bytes,
+    fHoldB: fHold.b,
+    fHoldGate: fHold.gate,
+    gateTsq,
+  });
+
+  const skbEnd = new Float64Array(skbs.n);
+  for (let i = 0; i < skbs.n; i++) {
+    skbEnd[i] = Number.isNaN(skbs.tFreed[i]!) ? Infinity : skbs.tFreed[i]!;
+  }
+  const pktIndex = buildIntervalIndex(packets.tStart, packets.tEnd, from, to);
+  const skbIndex = buildIntervalIndex(skbs.tCreate, skbEnd, from, to);
+
+  return {
+    summary,
+    cols,
+    samples,
+    packets,
+    skbs,
+    socks,
+    spans,
+    charts,
+    rowReason,
+    rowFlow,
+    pktIndex,
+    skbIndex,
+    timing: { runMs: 0, columnsMs: 0, deriveMs: 0 },
+  };
+}
+
+interface SpanInput {
+  skbs: Skbs;
+  packets: Packets;
+  cols: TraceColumns;
+  to: number;
+  stops: { host: number; t0: number; t1: number; gate: number }[];
+  throttles: { sk: number; t0: number; t1: number }[];
+  cpuWaits: { sk: number; t0: number; t1: number }[];
+  appSeries: Series;
+  gates: { pacing: number; qdisc: number; wire: number; peerAck: number; cpu: number };
+  nGates: number;
+}
+
+/** The gate an skb waits at after an event that left it in `state`. */
+function gateOfState(state: number): number {
+  if (state >= SKB_HELD) return state - SKB_HELD;
+  if (state === SKB_AUTOCORKED) return -2; // resolved by the caller to the autocork gate
+  return SPAN_FILLING;
+}
+
+function deriveSpans(inp: SpanInput): Spans {
+  const { skbs, packets, cols, to, gates } = inp;
+  const gOut = new Column();
+  const t0Out = new Column();
+  const t1Out = new Column();
+  const pktOut = new Column();
+  const off = new Uint32Array(skbs.n + 1);
+  const totals = new Float64Array(64);
+  const autocorkGate = 0; // Gate::Autocork = 0 in sendpath_core::trace
+  const emit = (gate: number, a: number, b: number, pkt: number) => {
+    if (!(b > a)) return;
+    const n = gOut.n;
+    if (n > 0 && gOut.a[n - 1] === gate && pktOut.a[n - 1] === pkt && t1Out.a[n - 1] === a) {
+      t1Out.a[n - 1] = b;
+    } else {
+      gOut.push(gate);
+      t0Out.push(a);
+      t1Out.push(b);
+      pktOut.push(pkt);
+    }
+    totals[gate] = totals[gate]! + (b - a);
+  };
+
+  // Packets of each skb, by skb id.
+  const pktsOfSkb = new Map<number, number[]>();
+  for (let p = 0; p < packets.n; p++) {
+    if (packets.type[p] !== PKT_DATA) continue;
+    const id = packets.skb[p]!;
+    const list = pktsOfSkb.get(id);
+    if (list) list.push(p);
+    else pktsOfSkb.set(id, [p]);
+  }
+  const stopsByHost = new Map<number, { t0: number; t1: number; gate: number }[]>();
+  for (const s of inp.stops) {
+    const l = stopsByHost.get(s.host) ?? [];
+    l.push(s);
+    stopsByHost.set(s.host, l);
+  }
+  const cpuWaitsBySk = new Map<number, number[]>();
+  for (const w of inp.cpuWaits) {
+    const l = cpuWaitsBySk.get(w.sk) ?? [];
+    l.push(w.t0);
+    cpuWaitsBySk.set(w.sk, l);
+  }
+  const throttlesBySk = new Map<number, { t0: number; t1: number }[]>();
+  for (const s of inp.throttles) {
+    const l = throttlesBySk.get(s.sk) ?? [];
+    l.push(s);
+    throttlesBySk.set(s.sk, l);
+  }
+
+  /** Split [a, b) in the qdisc: queue stopped (BQL / ring full), fq pacing, else qdisc. */
+  const qdiscSpans = (a: number, b: number, host: number, sk: number, p: number) => {
+    const cuts: { t0: number; t1: number; gate: number }[] = [];
+    for (const s of stopsByHost.get(host) ?? []) {
+      if (s.t1 > a && s.t0 < b)
+        cuts.push({ t0: Math.max(a, s.t0), t1: Math.min(b, s.t1), gate: s.gate });
+    }
+    for (const s of throttlesBySk.get(sk) ?? []) {
+      if (s.t1 > a && s.t0 < b) {
+        cuts.push({ t0: Math.max(a, s.t0), t1: Math.min(b, s.t1), gate: gates.pacing });
+      }
+    }
+    cuts.sort((x, y) => x.t0 - y.t0);
+    let at = a;
+    for (const c of cuts) {
+      if (c.t1 <= at) continue;
+      if (c.t0 > at) emit(gates.qdisc, at, c.t0, p);
+      emit(c.gate, Math.max(at, c.t0), c.t1, p);
+      at = c.t1;
+    }
+    emit(gates.qdisc, at, b, p);
+  };
+
+  for (let i = 0; i < skbs.n; i++) {
+    off[i] = gOut.n;
+    const sk = skbs.sk[i]!;
+    const e0 = skbs.evOff[i]!;
+    const e1 = skbs.evOff[i + 1]!;
+    // From the write() that brought its first bytes to the skb's creation: asleep, or waiting
+    // for a CPU, or copying.
+    const tWrite = skbs.tWrite[i]!;
+    const tCreate = skbs.tCreate[i]!;
+    if (skbs.parent[i]! < 0 && tCreate > tWrite && sk >= 0) {
+      let gate = SPAN_FILLING;
+      const [a, b] = groupRange(inp.appSeries, sk);
+      for (let j = a; j < b; j++) {
+        const tt = inp.appSeries.t[j]!;
+        if (tt >= tWrite && tt < tCreate && inp.appSeries.v[j]! >= APP_SLEEPING) {
+          gate = inp.appSeries.v[j]! - APP_SLEEPING;
+        }
+      }
+      if (
+        gate === SPAN_FILLING &&
+        inp.cpuWaits.some((w) => w.sk === sk && w.t0 >= tWrite && w.t0 < tCreate)
+      ) {
+        gate = gates.cpu;
+      }
+      emit(gate, tWrite, tCreate, -1);
+    }
+    // In the write queue: the state each event left it in, until the next event.
+    const end = Number.isNaN(skbs.tSent[i]!) ? to : skbs.tSent[i]!;
+    for (let e = e0; e < e1; e++) {
+      const state = skbs.evState[e]!;
+      if (state === SKB_SENT) break;
+      const a = cols.t[skbs.evRow[e]!]!;
+      const b = e + 1 < e1 ? cols.t[skbs.evRow[e + 1]!]! : end;
+      let gate = gateOfState(state);
+      if (gate === -2) gate = autocorkGate;
+      emit(gate, a, Math.min(b, end), -1);
+    }
+    // Each packet carrying its bytes: qdisc, TX ring, wire, then the peer's ACK.
+    for (const p of pktsOfSkb.get(skbs.id[i]!) ?? []) {
+      const cap = (x: number) => (Number.isNaN(x) ? to : Math.min(x, to));
+      const tEnq = packets.tEnq[p]!;
+      const tDeq = cap(packets.tDeq[p]!);
+      const tRing = packets.tRing[p]!;
+      const tWire = packets.tWire[p]!;
+      const tRx = packets.tRx[p]!;
+      if (!Number.isNaN(tEnq)) qdiscSpans(tEnq, tDeq, packets.host[p]!, sk, p);
+      if (!Number.isNaN(tRing)) emit(SPAN_TX_RING, tRing, cap(tWire), p);
+      if (!Number.isNaN(tWire)) emit(gates.wire, tWire, cap(tRx), p);
+      if (!Number.isNaN(tRx)) emit(gates.peerAck, tRx, cap(packets.tAcked[p]!), p);
+    }
+  }
+  off[skbs.n] = gOut.n;
+  void inp.nGates;
+  return {
+    off,
+    gate: Uint8Array.from(gOut.done()),
+    t0: t0Out.done(),
+    t1: t1Out.done(),
+    pkt: Int32Array.from(pktOut.done()),
+    totals,
+  };
+}
+
+interface ChartInput {
+  cols: TraceColumns;
+  K: ReturnType<typeof kindCodes>;
+  packets: Packets;
+  socks: Sockets;
+  summary: SessionSummary;
+  fAcked: number;
+  fWireBytes: number;
+  fHoldB: number;
+  fHoldGate: number;
+  gateTsq: number;
+}
+
+/** Number of bins of the time charts. */
+export const CHART_BINS = 400;
+
+/** Add `value` held over [a, b) into per-bin maxima. */
+function maxOver(
+  out: Float64Array,
+  base: number,
+  from: number,
+  binNs: number,
+  bins: number,
+  a: number,
+  b: number,
+  value: number,
+) {
+  const i0 = Math.max(0, Math.floor((a - from) / binNs));
+  const i1 = Math.min(
+    bins - 1,
+    Math.floor((Math.min(b, from + bins * binNs) - from - 1e-9) / binNs),
+  );
+  for (let i = i0; i <= i1; i++) {
+    if (value > out[base + i]!) out[base + i] = value;
+  }
+}
+
+function deriveCharts(c: ChartInput): Charts {
+  const { cols, K, packets, socks, summary } = c;
+  const from = summary.fromNs;
+  const to = summary.toNs;
+  const bins = CHART_BINS;
+  const binNs = Math.max(1, (to - from) / bins);
+  const nSock = socks.n;
+  const nHost = summary.result.host_names.length;
+  const ackedBytes = new Float64Array(nSock * bins);
+  const wireBytes = new Float64Array(nHost * bins);
+  const qdiscBytes = new Float64Array(nHost * bins);
+  const nicBytes = new Float64Array(nHost * bins);
+  const wmemMax = new Float64Array(nSock * bins);
+  const tsqLimit = new Float64Array(nSock * bins).fill(NaN);
+  const binOf = (t: number) => Math.min(bins - 1, Math.max(0, Math.floor((t - from) / binNs)));
+  const stride = cols.stride;
+  for (let r = 0; r < cols.t.length; r++) {
+    const k = cols.kind[r]!;
+    const sk = cols.sk[r]!;
+    if (k === K.ack_rcvd && sk < nSock) {
+      ackedBytes[sk * bins + binOf(cols.t[r]!)]! += cols.values[r * stride + c.fAcked]!;
+    } else if (k === K.wire_tx) {
+      wireBytes[cols.host[r]! * bins + binOf(cols.t[r]!)]! +=
+        cols.values[r * stride + c.fWireBytes]!;
+    } else if (
+      k === K.xmit_hold &&
+      sk < nSock &&
+      cols.values[r * stride + c.fHoldGate] === c.gateTsq
+    ) {
+      const i = sk * bins + binOf(cols.t[r]!);
+      const limit = cols.values[r * stride + c.fHoldB]!;
+      if (!(tsqLimit[i]! >= limit)) tsqLimit[i] = limit;
+    }
+  }
+  // Occupancy: a sum that changes at each packet's entry and exit, as a sorted list of steps.
+  const occupancy = (out: Float64Array, host: number, enter: Float64Array, leave: Float64Array) => {
+    const steps: [number, number][] = [];
+    for (let p = 0; p < packets.n; p++) {
+      if (packets.host[p] !== host || Number.isNaN(enter[p]!)) continue;
+      const bytes = packets.len[p]!;
+      if (!(bytes > 0)) continue;
+      steps.push([enter[p]!, bytes]);
+      const l = Number.isNaN(leave[p]!) ? Infinity : leave[p]!;
+      if (l !== Infinity) steps.push([l, -bytes]);
+    }
+    steps.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    let level = 0;
+    for (let i = 0; i < steps.length; i++) {
+      level += steps[i]![1];
+      const a = steps[i]![0];
+      const b = i + 1 < steps.length ? steps[i + 1]![0] : to;
+      maxOver(out, host * bins, from, binNs, bins, a, b, level);
+    }
+  };
+  const qLeave = new Float64Array(packets.n);
+  for (let p = 0; p < packets.n; p++) {
+    const d = packets.tDeq[p]!;
+    qLeave[p] = Number.isNaN(d) && packets.dropped[p] === 1 ? packets.tDone[p]! : d;
+  }
+  for (let h = 0; h < nHost; h++) {
+    occupancy(qdiscBytes, h, packets.tEnq, qLeave);
+    occupancy(nicBytes, h, packets.tRing, packets.tDone);
+  }
+  for (let s = 0; s < nSock; s++) {
+    const [a, b] = groupRange(socks.wmem, s);
+    for (let j = a; j < b; j++) {
+      const t0 = socks.wmem.t[j]!;
+      const t1 = j + 1 < b ? socks.wmem.t[j + 1]! : to;
+      maxOver(wmemMax, s * bins, from, binNs, bins, t0, t1, socks.wmem.v[j]!);
+    }
+  }
+  const segsHist = new Float64Array(65);
+  const lenHist = new Float64Array(LEN_EDGES.length - 1);
+  for (let p = 0; p < packets.n; p++) {
+    if (packets.type[p] !== PKT_DATA) continue;
+    segsHist[Math.min(64, packets.segs[p]!)]!++;
+    const len = packets.len[p]!;
+    let bin = lowerBound(LEN_EDGES, len + 1) - 1;
+    bin = Math.min(lenHist.length - 1, Math.max(0, bin));
+    lenHist[bin]!++;
+  }
+  return {
+    from,
+    binNs,
+    bins,
+    ackedBytes,
+    wireBytes,
+    qdiscBytes,
+    nicBytes,
+    wmemMax,
+    tsqLimit,
+    segsHist,
+    lenHist,
+  };
+}

@@ -1,0 +1,100 @@
+import { describe, expect, test } from 'vitest';
+
+import {
+  defaultState,
+  parseSelection,
+  parseState,
+  sameRuns,
+  serializeSelection,
+  serializeState,
+  setValue,
+  withSet,
+} from './urlstate';
+
+const NAMES = ['autocorking', 'nagle-delayed-ack'];
+const first = (s: string) => (s === 'autocorking' ? 'on' : 'default');
+const parse = (q: string) => parseState(q, NAMES, 'autocorking', first);
+
+describe('the page state in the URL', () => {
+  test('an empty query opens the default scenario with its first variant', () => {
+    const { state, problems } = parse('');
+    expect(state).toEqual(defaultState('autocorking', 'on'));
+    expect(problems).toEqual([]);
+  });
+
+  test('a state survives a round trip through its query string', () => {
+    const s = {
+      ...defaultState('autocorking', 'off'),
+      a: {
+        scenario: 'autocorking',
+        variant: 'off',
+        sets: ['net.ipv4.tcp_autocorking=1', 'ethtool.tx=64'],
+      },
+      b: { scenario: 'autocorking', variant: null, sets: ['TCP_NODELAY=1'] },
+      fromNs: 1000,
+      toNs: 2_500_000,
+      t: 1_234_567,
+      row: 86,
+      speed: 120_000,
+      focus: 2,
+      edit: 'b' as const,
+      theme: 'dark' as const,
+      step: 'xmit_hold:tsq',
+      log: 'host:0,func:tcp_push',
+      sel: 'skb:42',
+    };
+    expect(parse(serializeState(s)).state).toEqual(s);
+  });
+
+  test('values that cannot be read are reported and replaced by defaults', () => {
+    const { state, problems } = parse('?s=nope&t=-5&speed=1&to=abc&theme=pink');
+    expect(state.a.scenario).toBe('autocorking');
+    expect(state.t).toBeNull();
+    expect(state.speed).toBeNull();
+    expect(state.toNs).toBeNull();
+    expect(state.theme).toBe('auto');
+    expect(problems.map((p) => p.param)).toEqual(['s', 'to', 't', 'speed', 'theme']);
+  });
+
+  test('scenario keys pass through untouched: the engine judges them', () => {
+    const { state, problems } = parse('?set=net.ipv4.tcp_autocorking%3D7&set=bogus');
+    expect(state.a.sets).toEqual(['net.ipv4.tcp_autocorking=7', 'bogus']);
+    expect(problems).toEqual([]);
+  });
+
+  test('a window end before its start is refused', () => {
+    const { state, problems } = parse('?from=500&to=100');
+    expect(state.toNs).toBeNull();
+    expect(problems[0]?.param).toBe('to');
+  });
+
+  test('changing the cursor or the theme does not change the runs; a set does', () => {
+    const s = defaultState('autocorking', 'on');
+    expect(sameRuns(s, { ...s, t: 5, theme: 'dark' })).toBe(true);
+    expect(sameRuns(s, { ...s, a: { ...s.a, sets: ['TCP_NODELAY=1'] } })).toBe(false);
+  });
+});
+
+describe('overrides', () => {
+  test('a new value of a key replaces its earlier override; null removes it', () => {
+    const sets = withSet(['a.b=1', 'c=2'], 'a.b', '3');
+    expect(sets).toEqual(['c=2', 'a.b=3']);
+    expect(setValue(sets, 'a.b')).toBe('3');
+    expect(withSet(sets, 'a.b', null)).toEqual(['c=2']);
+    expect(setValue(['x = 5'], 'x')).toBe('5');
+  });
+});
+
+describe('selections', () => {
+  test('an skb or a byte range round-trips; nonsense is no selection', () => {
+    expect(parseSelection(serializeSelection({ kind: 'skb', id: 7 }))).toEqual({
+      kind: 'skb',
+      id: 7,
+    });
+    const range = { kind: 'bytes' as const, sk: 2, from: 100, to: 5000 };
+    expect(parseSelection(serializeSelection(range))).toEqual(range);
+    expect(parseSelection('bytes:2:9:3')).toBeNull();
+    expect(parseSelection('skb:x')).toBeNull();
+    expect(parseSelection('')).toBeNull();
+  });
+});

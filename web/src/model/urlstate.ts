@@ -1,0 +1,251 @@
+// The whole page state in the URL: the configuration of each side (scenario, variant,
+// `KEY=VALUE` overrides), the recorded window, the time cursor and the view. A link opens the
+// same run; back and forward walk through configurations.
+//
+//   ?s=autocorking&v=on&set=net.ipv4.tcp_autocorking%3D0      side A
+//   &bs=autocorking&bv=off&bset=...                            side B (A/B comparison)
+//   &from=0&to=2500000                                         window, ns
+//   &t=1234567&e=86&speed=100000                               cursor (ns, event row), speed
+//   &sk=0&edit=b&theme=dark&step=autocork&log=...&sel=skb:12     view
+//
+// Parsing never throws: a value that cannot be read is reported in `problems` (the page shows
+// them) and replaced by its default. Values the engine judges (a scenario key out of range)
+// are passed through untouched: the engine's own error is what the page shows for those.
+
+export interface SideConfig {
+  /** Scenario file name without `.toml`, e.g. `autocorking`. */
+  scenario: string;
+  variant: string | null;
+  /** `KEY=VALUE` overrides, in order. */
+  sets: string[];
+}
+
+export type Theme = 'auto' | 'light' | 'dark';
+
+export interface PageState {
+  a: SideConfig;
+  b: SideConfig | null;
+  /** Recorded window start, ns. */
+  fromNs: number;
+  /** Window end, ns; null until the first run has chosen one. */
+  toNs: number | null;
+  /** Time cursor, ns; null = the window's start. */
+  t: number | null;
+  /** The event row the cursor stands on when several events share its instant; null none. */
+  row: number | null;
+  /** Playback speed: simulated ns per second of screen time; null = fit the window in 20 s. */
+  speed: number | null;
+  /** Socket the charts and `ss` focus on; null = the first that sends data. */
+  focus: number | null;
+  /** Side the controls edit. */
+  edit: 'a' | 'b';
+  theme: Theme;
+  /** Kind the "step to next decision" buttons look for: a kind name or `xmit_hold:<gate>`. */
+  step: string;
+  /** Decision log filter, `key:value` pairs separated by commas (host, flow, func, reason). */
+  log: string;
+  /** "Why is it waiting?" selection: `skb:<id>` or `bytes:<socket>:<from>:<to>`; '' none. */
+  sel: string;
+}
+
+export interface ParseProblem {
+  param: string;
+  message: string;
+}
+
+export const DEFAULT_STEP = 'autocork';
+
+export function defaultState(scenario: string, variant: string | null): PageState {
+  return {
+    a: { scenario, variant, sets: [] },
+    b: null,
+    fromNs: 0,
+    toNs: null,
+    t: null,
+    row: null,
+    speed: null,
+    focus: null,
+    edit: 'a',
+    theme: 'auto',
+    step: DEFAULT_STEP,
+    log: '',
+    sel: '',
+  };
+}
+
+/** Slowest and fastest playback speeds, simulated ns per second of screen time. */
+export const SPEED_MIN = 1e3;
+export const SPEED_MAX = 1e10;
+
+function readNumber(
+  p: URLSearchParams,
+  name: string,
+  problems: ParseProblem[],
+  check: (n: number) => string | null,
+): number | null {
+  const raw = p.get(name);
+  if (raw === null || raw === '') return null;
+  const n = Number(raw);
+  const bad = Number.isFinite(n) ? check(n) : 'is not a number';
+  if (bad) {
+    problems.push({ param: name, message: `${name}=${raw} ${bad}; ignored` });
+    return null;
+  }
+  return n;
+}
+
+const nonNegativeInt = (n: number) =>
+  Number.isInteger(n) && n >= 0 ? null : 'must be a whole number, 0 or more';
+
+/**
+ * Reads the page state from a query string. `scenarios` are the known scenario names and
+ * `firstVariant` gives a scenario's default variant.
+ */
+export function parseState(
+  search: string,
+  scenarios: readonly string[],
+  defaultScenario: string,
+  firstVariant: (scenario: string) => string | null,
+): { state: PageState; problems: ParseProblem[] } {
+  const p = new URLSearchParams(search);
+  const problems: ParseProblem[] = [];
+  const side = (prefix: '' | 'b'): SideConfig | null => {
+    const sName = prefix ? 'bs' : 's';
+    let scenario = p.get(sName);
+    if (prefix && scenario === null && p.get('b') === null) return null;
+    if (scenario === null || scenario === '') scenario = prefix ? null : defaultScenario;
+    if (scenario === null) scenario = defaultScenario;
+    if (!scenarios.includes(scenario)) {
+      problems.push({
+        param: sName,
+        message: `no scenario "${scenario}"; scenarios: ${scenarios.join(', ')}`,
+      });
+      scenario = defaultScenario;
+    }
+    const vName = prefix ? 'bv' : 'v';
+    const variant = p.has(vName) ? p.get(vName) || null : firstVariant(scenario);
+    return { scenario, variant, sets: p.getAll(prefix ? 'bset' : 'set') };
+  };
+  const a = side('')!;
+  const b = side('b');
+  const fromNs = readNumber(p, 'from', problems, nonNegativeInt) ?? 0;
+  let toNs = readNumber(p, 'to', problems, nonNegativeInt);
+  if (toNs !== null && toNs <= fromNs) {
+    problems.push({ param: 'to', message: `to=${toNs} is not after from=${fromNs}; ignored` });
+    toNs = null;
+  }
+  const t = readNumber(p, 't', problems, (n) => (n >= 0 ? null : 'must be 0 or more'));
+  const row = readNumber(p, 'e', problems, nonNegativeInt);
+  const speed = readNumber(p, 'speed', problems, (n) =>
+    n >= SPEED_MIN && n <= SPEED_MAX ? null : `must be between ${SPEED_MIN} and ${SPEED_MAX}`,
+  );
+  const focus = readNumber(p, 'sk', problems, nonNegativeInt);
+  const editRaw = p.get('edit');
+  const edit = editRaw === 'b' && b ? 'b' : 'a';
+  if (editRaw !== null && editRaw !== 'a' && editRaw !== 'b') {
+    problems.push({ param: 'edit', message: `edit=${editRaw} must be a or b; ignored` });
+  }
+  const themeRaw = p.get('theme');
+  let theme: Theme = 'auto';
+  if (themeRaw === 'light' || themeRaw === 'dark' || themeRaw === 'auto') theme = themeRaw;
+  else if (themeRaw !== null) {
+    problems.push({ param: 'theme', message: `theme=${themeRaw} must be light, dark or auto` });
+  }
+  return {
+    state: {
+      a,
+      b,
+      fromNs,
+      toNs,
+      t,
+      row,
+      speed,
+      focus,
+      edit,
+      theme,
+      step: p.get('step') || DEFAULT_STEP,
+      log: p.get('log') ?? '',
+      sel: p.get('sel') ?? '',
+    },
+    problems,
+  };
+}
+
+/** The query string of a state (with a leading `?`). */
+export function serializeState(s: PageState): string {
+  const p = new URLSearchParams();
+  p.set('s', s.a.scenario);
+  p.set('v', s.a.variant ?? '');
+  for (const x of s.a.sets) p.append('set', x);
+  if (s.b) {
+    p.set('b', '1');
+    p.set('bs', s.b.scenario);
+    p.set('bv', s.b.variant ?? '');
+    for (const x of s.b.sets) p.append('bset', x);
+  }
+  if (s.fromNs !== 0) p.set('from', String(s.fromNs));
+  if (s.toNs !== null) p.set('to', String(s.toNs));
+  if (s.t !== null) p.set('t', String(Math.round(s.t)));
+  if (s.row !== null) p.set('e', String(s.row));
+  if (s.speed !== null) p.set('speed', String(s.speed));
+  if (s.focus !== null) p.set('sk', String(s.focus));
+  if (s.edit !== 'a') p.set('edit', s.edit);
+  if (s.theme !== 'auto') p.set('theme', s.theme);
+  if (s.step !== DEFAULT_STEP) p.set('step', s.step);
+  if (s.log) p.set('log', s.log);
+  if (s.sel) p.set('sel', s.sel);
+  return `?${p.toString()}`;
+}
+
+/** Whether two states describe the same runs (what a history entry is made for). */
+export function sameRuns(x: PageState, y: PageState): boolean {
+  const side = (a: SideConfig | null, b: SideConfig | null) =>
+    a === b ||
+    (a !== null &&
+      b !== null &&
+      a.scenario === b.scenario &&
+      a.variant === b.variant &&
+      a.sets.length === b.sets.length &&
+      a.sets.every((v, i) => v === b.sets[i]));
+  return side(x.a, y.a) && side(x.b, y.b) && x.fromNs === y.fromNs && x.toNs === y.toNs;
+}
+
+/** `sets` with `key` set to `value` (replacing an earlier override of the same key). */
+export function withSet(sets: readonly string[], key: string, value: string | null): string[] {
+  const rest = sets.filter((s) => s.slice(0, s.indexOf('=')).trim() !== key);
+  return value === null ? rest : [...rest, `${key}=${value}`];
+}
+
+/** The override of `key` in `sets`, or undefined. */
+export function setValue(sets: readonly string[], key: string): string | undefined {
+  for (let i = sets.length - 1; i >= 0; i--) {
+    const s = sets[i]!;
+    const eq = s.indexOf('=');
+    if (eq > 0 && s.slice(0, eq).trim() === key) return s.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** A "Why is it waiting?" selection. */
+export type Selection =
+  { kind: 'skb'; id: number } | { kind: 'bytes'; sk: number; from: number; to: number } | null;
+
+export function parseSelection(sel: string): Selection {
+  const parts = sel.split(':');
+  if (parts[0] === 'skb' && parts.length === 2) {
+    const id = Number(parts[1]);
+    return Number.isInteger(id) && id >= 0 ? { kind: 'skb', id } : null;
+  }
+  if (parts[0] === 'bytes' && parts.length === 4) {
+    const [sk, from, to] = parts.slice(1).map(Number) as [number, number, number];
+    if ([sk, from, to].every((n) => Number.isInteger(n) && n >= 0) && to > from) {
+      return { kind: 'bytes', sk, from, to };
+    }
+  }
+  return null;
+}
+
+export function serializeSelection(s: Selection): string {
+  if (!s) return '';
+  return s.kind === 'skb' ? `skb:${s.id}` : `bytes:${s.sk}:${s.from}:${s.to}`;
+}
