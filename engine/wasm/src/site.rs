@@ -134,6 +134,8 @@ fn whole(x: f64) -> Result<u64, JsError> {
     if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= u64::MAX as f64 {
         Ok(x as u64)
     } else {
-        Err(JsError::new(&format!("bad session request: {x} is not a whole number")))
+        Err(JsError::new(&format!(
+            "bad session request: {x} is not a whole number"
+        )))
     }
 }
