@@ -26,11 +26,11 @@ export const ENGINE_DIR = fileURLToPath(new URL('../engine/', import.meta.url));
  */
 export function nativeRun(scenarioPath: string, args: string[] = []): RunResult {
   const file = fileURLToPath(new URL(`../${scenarioPath}`, import.meta.url));
-  const json = execFileSync(
-    `${ENGINE_DIR}target/e2e/sendpath`,
-    ['run', file, ...args, '--json'],
-    { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const json = execFileSync(`${ENGINE_DIR}target/e2e/sendpath`, ['run', file, ...args, '--json'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return JSON.parse(json) as RunResult;
 }
 
