@@ -1,5 +1,5 @@
 // The whole state in the URL: a copied link opens the same run; back and forward work.
-import { expect, test } from './fixtures';
+import { expect, nativeRun, test } from './fixtures';
 
 test('a copied URL restores the same state in a new page', async ({ sendpath, page, context }) => {
   await sendpath.goto('./?s=autocorking&v=on');
@@ -56,4 +56,27 @@ test('back and forward walk through configurations', async ({ sendpath, page }) 
   await expect(page.getByLabel('Variant')).toHaveValue('off');
   await sendpath.ready();
   expect(sendpath.errors).toEqual([]);
+});
+
+test('any stretch of the whole run can be recorded, and the link keeps it', async ({
+  sendpath,
+  page,
+}) => {
+  await sendpath.goto('./?s=autocorking&v=on');
+  await sendpath.ready();
+  const window = page.getByRole('form', { name: 'Recorded window' });
+  await window.getByLabel('from (ms)').fill('100');
+  await window.getByLabel('to (ms)').fill('101');
+  await window.getByRole('button', { name: 'Record this window' }).click();
+  await sendpath.ready();
+  await expect(page).toHaveURL(/from=100000000&to=101000000/);
+  await sendpath.reveal(/^Decision log/);
+  const first = sendpath.log.getByRole('listitem').first();
+  await expect(first).toContainText(/^100\.\d{6} ms/);
+  // At the end of that window the counters are the run's at 101 ms.
+  await sendpath.toEnd();
+  expect(await sendpath.counter('sender', 'TcpExtTCPAutoCorking')).toBe(
+    nativeRun('scenarios/autocorking.toml', ['--variant', 'on', '--set', 'sim.duration_ms=101'])
+      .hosts.sender!.counters.TcpExtTCPAutoCorking,
+  );
 });

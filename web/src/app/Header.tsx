@@ -34,7 +34,7 @@ export function Header() {
           >
             {site.presets.map((p) => (
               <option key={p.name} value={p.name}>
-                {p.title}
+                {p.name === state.a.scenario && site.a.info ? site.a.info.title : p.title}
               </option>
             ))}
           </select>

@@ -2,7 +2,7 @@
 // log-scale speed slider, and a scrubber over the recorded window. The keyboard shortcuts
 // (App.tsx) call the same functions.
 
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 
 import type { Side } from '../engine/protocol';
 import { formatInstant, formatNs } from '../model/format';
@@ -65,6 +65,64 @@ export function speedOf(snap: Snapshot): number {
 export function changeSpeed(store: SiteStore, snap: Snapshot, factor: number): void {
   const v = speedToSlider(speedOf(snap)) + factor;
   store.setView({ speed: sliderToSpeed(Math.max(0, Math.min(sliderMax(), v))) });
+}
+
+/** The recorded window of the scenario, in ms: any stretch of the whole run can be recorded. */
+function WindowPicker({
+  fromNs,
+  toNs,
+  durationMs,
+}: {
+  fromNs: number;
+  toNs: number;
+  durationMs: number;
+}) {
+  const store = useStore();
+  const [edit, setEdit] = useState<{ key: string; from: string; to: string } | null>(null);
+  const key = `${fromNs}:${toNs}`;
+  const from = edit?.key === key ? edit.from : String(fromNs / 1e6);
+  const to = edit?.key === key ? edit.to : String(toNs / 1e6);
+  const r = msg.run;
+  const ok = (a: number, b: number) =>
+    Number.isFinite(a) && Number.isFinite(b) && a >= 0 && b > a && b <= durationMs;
+  return (
+    <form
+      className="window-picker"
+      aria-label={r.window}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const a = Number(from);
+        const b = Number(to);
+        if (ok(a, b)) store.setWindow(Math.round(a * 1e6), Math.round(b * 1e6));
+      }}
+    >
+      <span className="muted">{r.window}</span>
+      <label className="inline">
+        {r.windowFrom}{' '}
+        <input
+          type="text"
+          inputMode="decimal"
+          size={7}
+          value={from}
+          onChange={(e) => setEdit({ key, from: e.target.value, to })}
+        />
+      </label>
+      <label className="inline">
+        {r.windowTo}{' '}
+        <input
+          type="text"
+          inputMode="decimal"
+          size={7}
+          value={to}
+          onChange={(e) => setEdit({ key, from, to: e.target.value })}
+        />
+      </label>
+      <button type="submit" disabled={!ok(Number(from), Number(to))}>
+        {r.windowApply}
+      </button>
+      <span className="muted">{r.windowOf(durationMs)}</span>
+    </form>
+  );
 }
 
 export function Player({ status, runState }: { status: string; runState: string }) {
@@ -189,6 +247,15 @@ export function Player({ status, runState }: { status: string; runState: string 
         <output className="time" aria-label={p.time}>
           {formatInstant(cursor.t)} <span className="muted">/ {formatNs(to - from)}</span>
         </output>
+        {m && (
+          <WindowPicker
+            fromNs={m.summary.fromNs}
+            toNs={m.summary.toNs}
+            durationMs={Number(
+              site.a.info?.keys['sim.duration_ms']?.values[0] ?? m.summary.toNs / 1e6,
+            )}
+          />
+        )}
         <output className="muted event-no" data-testid="event-index">
           {p.event(row, total)}
         </output>

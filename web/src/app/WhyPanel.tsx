@@ -41,6 +41,7 @@ function Timeline({ m, skb, schema }: { m: RunModel; skb: number; schema: TraceS
   const P = m.packets;
   return (
     <div className="why-skb">
+      <h3>{msg.why.skbTitle(s.id[skb]!, s.seqStart[skb]!, s.seqEnd[skb]!, m.skbs.sk[skb]!)}</h3>
       <svg
         width="100%"
         viewBox={`0 0 ${width} ${rows.length * rowH + 24}`}
@@ -59,7 +60,7 @@ function Timeline({ m, skb, schema }: { m: RunModel; skb: number; schema: TraceS
           <g key={r.pkt} transform={`translate(0,${i * rowH})`}>
             <text x={0} y={rowH * 0.7} className="axis">
               {r.pkt < 0
-                ? msg.why.skbRow(s.id[skb]!, s.seqStart[skb]!, s.seqEnd[skb]!)
+                ? msg.why.skbRow(s.id[skb]!)
                 : msg.why.pktRow(P.id[r.pkt]!, P.segs[r.pkt]!)}
             </text>
             {r.spans.map((sp, k) => {

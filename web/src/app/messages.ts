@@ -36,6 +36,7 @@ export const en = {
     windowFrom: 'from (ms)',
     windowTo: 'to (ms)',
     windowApply: 'Record this window',
+    windowOf: (ms: number) => `of a ${formatNs(ms * 1e6)} run`,
     truncated: 'The trace hit its limit: events after its last record are missing.',
     shownIsBase: (e: string) =>
       `The settings in the link were not applied (${e}); the run shown is the scenario as written.`,
@@ -118,7 +119,9 @@ export const en = {
     bytesFrom: 'first byte',
     bytesTo: 'last byte',
     show: 'Show',
-    skbRow: (id: number, seq: number, end: number) => `skb #${id} [${seq}, ${end}) in TCP`,
+    skbTitle: (id: number, seq: number, end: number, sk: number) =>
+      `skb #${id} of sk${sk}: bytes [${seq}, ${end})`,
+    skbRow: (id: number) => `skb #${id} in TCP`,
     pktRow: (id: number, segs: number) => `packet #${id} (${segs} seg)`,
     none: 'No skb holds these bytes in the recorded window.',
     totalsRun: 'Per gate, the whole run',
