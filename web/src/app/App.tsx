@@ -285,6 +285,7 @@ function Legend() {
     ['skb-sent', s.sent],
     ['app-writing', s.writing],
     ['app-sleeping', s.sleeping('sndbuf / notsent_lowat')],
+    ['delack', s.delack],
   ];
   return (
     <ul className="legend pipeline-legend" aria-label={msg.pipeline.legend}>

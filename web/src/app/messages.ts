@@ -89,6 +89,7 @@ export const en = {
       sleeping: (gate: string) => `writer asleep: ${gate}`,
       writing: 'in send()',
       idle: 'between send() calls',
+      delack: 'receiver: delayed-ACK timer running',
     },
     lanesMore: (shown: number, total: number) => `showing ${shown} of ${total} sockets`,
     selectHint: 'Click an skb to see why it waits.',

@@ -54,6 +54,7 @@ export interface Palette {
   tsq: string;
   select: string;
   stopped: string;
+  delack: string;
 }
 
 /** Reads the palette from CSS custom properties, so themes live in the stylesheet. */
@@ -88,6 +89,7 @@ export function readPalette(el: Element): Palette {
     tsq: v('--tsq', '#d84315'),
     select: v('--select', '#000000'),
     stopped: v('--stopped', '#c62828'),
+    delack: v('--delack', '#5c7cfa'),
   };
 }
 
@@ -424,8 +426,8 @@ export function drawScene(
       // The delayed-ACK timer: a bar that empties as the timer runs down.
       const d = lastDelackSpan(ctx, lane.peer, t);
       const frac = d > 0 ? Math.max(0, Math.min(1, (due - t) / d)) : 1;
-      g.fillStyle = pal.held.nagle ?? pal.heldOther;
-      g.globalAlpha = 0.6;
+      g.fillStyle = pal.delack;
+      g.globalAlpha = 0.7;
       const bar =
         geo.orientation === 'horizontal' ? { ...r, w: r.w * frac } : { ...r, h: r.h * frac };
       g.fillRect(bar.x, bar.y, bar.w, bar.h);
@@ -476,28 +478,34 @@ export function drawScene(
       g.lineTo(b.x, b.y);
       g.stroke();
       g.lineWidth = 1;
-    } else if (pu.lane >= 0) {
+    } else if (
+      pu.lane >= 0 &&
+      (pu.kind === 'autocork' || pu.kind === 'hold' || pu.kind === 'throttle')
+    ) {
+      // A decision about the lane's tail skb: outline the write queue in the decision's colour.
       const [v0, v1] = geo.lane(pu.lane, nLanes);
-      const where =
-        pu.kind === 'send'
-          ? app
-          : pu.kind === 'rcv' || pu.kind === 'ack_sent'
-            ? rx
-            : pu.kind === 'ack_rcvd'
-              ? app
-              : wq;
-      const r = geo.rect(where.u0, where.u1, v0, v1);
+      const r = geo.rect(wq.u0, wq.u1, v0, v1);
       g.strokeStyle =
         pu.kind === 'autocork'
           ? pal.autocork
           : pu.kind === 'hold'
             ? pal.heldOther
-            : pu.kind === 'throttle'
-              ? (pal.held.pacing ?? pal.heldOther)
-              : pal.pulse;
+            : (pal.held.pacing ?? pal.heldOther);
       g.lineWidth = 2;
       g.strokeRect(r.x - 1, r.y - 1, r.w + 2, r.h + 2);
       g.lineWidth = 1;
+    } else if (pu.lane >= 0 && pu.kind !== 'xmit') {
+      // A send(), a segment received, an ACK sent or received: a dot on the lane's stage.
+      const [v0, v1] = geo.lane(pu.lane, nLanes);
+      const where = pu.kind === 'send' || pu.kind === 'ack_rcvd' ? app : rx;
+      const r = geo.rect(where.u0, where.u1, v0, v1);
+      const dot = Math.max(2, Math.min(5, Math.min(r.w, r.h) / 5));
+      g.fillStyle = pu.kind === 'ack_rcvd' || pu.kind === 'ack_sent' ? pal.ack : pal.pulse;
+      const cx =
+        pu.kind === 'ack_rcvd' || pu.kind === 'ack_sent' ? r.x + r.w - dot - 2 : r.x + r.w / 2;
+      g.beginPath();
+      g.arc(cx, r.y + dot + 2, dot, 0, Math.PI * 2);
+      g.fill();
     }
     g.globalAlpha = 1;
   }
