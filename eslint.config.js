@@ -88,6 +88,11 @@ export default defineConfig([
     },
   },
   {
+    // The service worker of the built site (filled in by scripts/vite-plugin-offline.ts).
+    files: ['web/src/offline/sw.template.js'],
+    languageOptions: { globals: globals.serviceworker },
+  },
+  {
     // Build scripts, configuration, the e2e suite: Node.js.
     files: ['scripts/**/*.{js,mjs,ts}', '*.{js,ts}', 'e2e/**/*.ts'],
     languageOptions: { globals: globals.node },

@@ -1,14 +1,34 @@
 /// <reference types="vitest/config" />
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 import { engineRebuild } from './scripts/vite-plugin-engine.ts';
+import { offline } from './scripts/vite-plugin-offline.ts';
 
 // Port of `vite preview` (Playwright's web server). scripts/test.mjs picks a free one so that
 // several checkouts on one machine can run their end-to-end tests at once.
 const previewPort = Number(process.env.SENDPATH_PREVIEW_PORT ?? 4173);
+
+/** This build's version as the page shows it: package.json's version and the git commit. */
+function buildVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  let commit = 'unknown commit';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    // Not a git checkout (a source tarball): the version alone.
+  }
+  return `${pkg.version} (${commit})`;
+}
 
 export default defineConfig({
   root: fileURLToPath(new URL('./web', import.meta.url)),
@@ -23,7 +43,8 @@ export default defineConfig({
     modulePreload: { polyfill: false },
   },
   worker: { format: 'es' },
-  plugins: [react(), engineRebuild()],
+  define: { __SENDPATH_VERSION__: JSON.stringify(buildVersion()) },
+  plugins: [react(), engineRebuild(), offline()],
   server: {
     port: 5173,
     watch: {

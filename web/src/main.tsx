@@ -1,14 +1,19 @@
-// Entry point: mounts the app. Nothing else runs here; the engine starts in its Worker.
+// Entry point: picks the page's language and mounts the view the URL names
+// (classroom/Root.tsx). Nothing else runs here; the engine starts in its Worker.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
-import { App } from './app/App';
+import { Root } from './classroom/Root';
+import { initLang } from './i18n/current';
 import './styles.css';
+import './classroom/classroom.css';
+
+initLang(location.search, navigator.languages ?? [navigator.language]);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <Root />
   </StrictMode>,
 );

@@ -1,0 +1,70 @@
+import AxeBuilder from '@axe-core/playwright';
+
+import { expect, test } from './classroom';
+
+/** Serious and critical axe violations on the page as it is now. */
+async function seriousViolations(page: import('@playwright/test').Page) {
+  const r = await new AxeBuilder({ page }).analyze();
+  return r.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+for (const lang of ['en', 'zh-CN'])
+  test(`a lesson in presenter mode has no serious accessibility violation (${lang})`, async ({
+    page,
+  }) => {
+    await page.goto(`./?lesson=autocorking&step=2&lang=${lang}`);
+    await expect(page.locator('#step-h')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+test('the landing, the lessons list and About have no serious accessibility violation', async ({
+  page,
+}) => {
+  for (const q of ['?lang=en', '?view=lessons&lang=en', '?view=about&lang=en']) {
+    await page.goto(`./${q}`);
+    await expect(page.locator('footer')).toBeVisible();
+    expect(await seriousViolations(page), q).toEqual([]);
+  }
+});
+
+test('every control of presenter mode has a label', async ({ page }) => {
+  await page.goto('./?lesson=autocorking&step=1&lang=en');
+  await expect(page.locator('#step-h')).toBeVisible();
+  const unlabelled = await page.evaluate(() =>
+    [...document.querySelectorAll('button, a[href], select, input, [role="button"]')]
+      .filter((el) => (el as HTMLElement).checkVisibility())
+      .filter((el) => {
+        const name =
+          el.getAttribute('aria-label') ||
+          (el.id && document.querySelector(`label[for="${el.id}"]`)?.textContent) ||
+          el.closest('label')?.textContent ||
+          el.textContent;
+        return !name?.trim();
+      })
+      .map((el) => el.outerHTML.slice(0, 80)),
+  );
+  expect(unlabelled).toEqual([]);
+});
+
+test('with reduced motion the laser pointer draws no trail', async ({ browser }) => {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${test.info().project.use.baseURL}?lesson=autocorking&lang=en`);
+  await page.keyboard.press('l');
+  await page.mouse.move(200, 200);
+  await page.mouse.move(400, 200, { steps: 5 });
+  // The dot is under the pointer (once the frame is drawn); nothing is left along its path.
+  const alpha = (x: number, y: number) =>
+    page.getByTestId('laser').evaluate(
+      (c: HTMLCanvasElement, [x, y]) => {
+        const dpr = window.devicePixelRatio || 1;
+        return c.getContext('2d')!.getImageData(x! * dpr, y! * dpr, 1, 1).data[3]!;
+      },
+      [x, y],
+    );
+  await expect.poll(() => alpha(400, 200)).toBeGreaterThan(200);
+  expect(await alpha(300, 200)).toBe(0);
+  await context.close();
+});

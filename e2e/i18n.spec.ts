@@ -1,0 +1,57 @@
+import { expect, isLanguageNeutral, test, visibleStrings } from './classroom';
+
+/** English strings still on screen after switching to Chinese (language-neutral ones aside). */
+async function leftInEnglish(
+  page: import('@playwright/test').Page,
+  english: string[],
+): Promise<string[]> {
+  const now = new Set(await visibleStrings(page));
+  return english.filter((s) => now.has(s) && !isLanguageNeutral(s));
+}
+
+test('switching a lesson to Chinese changes every visible string, and the URL keeps it', async ({
+  page,
+}) => {
+  await page.goto('./?lesson=autocorking&step=2&lang=en');
+  await expect(page.locator('#step-h')).toBeVisible();
+  const english = await visibleStrings(page);
+  expect(english.length).toBeGreaterThan(20);
+  await page.getByLabel('Language').selectOption('zh-CN');
+  await expect(page.locator('#step-h')).toHaveText('tcp_push 暂扣末尾的 skb');
+  expect(await leftInEnglish(page, english)).toEqual([]);
+  expect(new URL(page.url()).searchParams.get('lang')).toBe('zh-CN');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  // The link opens in Chinese.
+  await page.reload();
+  await expect(page.locator('#step-h')).toHaveText('tcp_push 暂扣末尾的 skb');
+});
+
+test('the landing and the footer switch to Chinese as a whole', async ({ page }) => {
+  await page.goto('./?lang=en');
+  const landing = page.getByRole('region', { name: 'Welcome' });
+  await expect(landing).toBeVisible();
+  const english = [
+    ...(await landing.evaluate((el) =>
+      [...el.querySelectorAll('p, a, button')].map((e) => e.textContent!.trim()),
+    )),
+    ...(await page
+      .locator('footer')
+      .evaluate((el) =>
+        [...el.querySelectorAll('a, p > span, label')].map((e) =>
+          e.childNodes[0]!.textContent!.trim(),
+        ),
+      )),
+  ].filter((s) => s && !isLanguageNeutral(s));
+  await page.getByLabel('Language').selectOption('zh-CN');
+  await expect(page.getByRole('region', { name: '欢迎' })).toBeVisible();
+  expect(await leftInEnglish(page, english)).toEqual([]);
+});
+
+test("the browser's language picks the page's language", async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'zh-CN' });
+  const page = await context.newPage();
+  await page.goto(`${test.info().project.use.baseURL}?lesson=nagle-delayed-ack`);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByTestId('step-of')).toHaveText(/^第 1 步/);
+  await context.close();
+});

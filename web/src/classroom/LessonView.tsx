@@ -1,0 +1,224 @@
+// A lesson in presenter mode: large type for the back of the room, one step at a time, the
+// step's run beside its text, and the keyboard of a slide deck:
+//
+//   Space, →, PageDown   next step          ←, PageUp   previous step
+//   1 … 9                step N             P           play / pause the step's run
+//   L                    laser pointer      F           full screen        Esc  leave
+//
+// The URL names the lesson and the step (`?lesson=autocorking&step=3`), so a teacher's slides
+// can link to a step; moving between steps replaces the URL's step.
+
+import { useCallback, useEffect, useState } from 'react';
+
+import { withLang } from '../i18n/current';
+import { lessonById, bundledLessons } from '../model/lessons';
+import { stepNumber, type Lesson, type LessonStep } from '../model/lesson';
+import { LanguageSwitch } from './Footer';
+import { Laser } from './Laser';
+import { Markdown } from './Markdown';
+import { StepStage } from './StepStage';
+import { useLang, useText } from './useLang';
+
+function useFullscreen(): [boolean, () => void] {
+  const [full, setFull] = useState(() => document.fullscreenElement !== null);
+  useEffect(() => {
+    const on = () => setFull(document.fullscreenElement !== null);
+    document.addEventListener('fullscreenchange', on);
+    return () => document.removeEventListener('fullscreenchange', on);
+  }, []);
+  const toggle = useCallback(() => {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void document.documentElement.requestFullscreen?.().catch(() => {});
+  }, []);
+  return [full, toggle];
+}
+
+export function LessonView({ id, askedStep }: { id: string; askedStep: string | null }) {
+  const t = useText();
+  const lesson = lessonById(id);
+  if (!lesson) {
+    const broken = bundledLessons().errors.find((e) => e.id === id);
+    return (
+      <main className="page-narrow">
+        <p role="alert">
+          {broken ? (
+            <>
+              {t.lessons.broken} <code>{broken.message}</code>
+            </>
+          ) : (
+            t.lessons.notFound(id)
+          )}
+        </p>
+        <p>
+          <a href={withLang({ view: 'lessons' })}>{t.landing.lessons}</a>
+        </p>
+      </main>
+    );
+  }
+  return <Presenter lesson={lesson} first={stepNumber(lesson, askedStep)} />;
+}
+
+function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
+  const t = useText();
+  const lang = useLang();
+  const [n, setN] = useState(first);
+  const [laser, setLaser] = useState(false);
+  const [playing, setPlaying] = useState(false);
+  const [full, toggleFull] = useFullscreen();
+  const total = lesson.steps.length;
+  const step = lesson.steps[n - 1]!;
+
+  const go = useCallback(
+    (to: number) => {
+      const k = Math.min(Math.max(1, to), total);
+      setN(k);
+      const url = new URL(location.href);
+      url.searchParams.set('step', String(k));
+      history.replaceState(history.state, '', url);
+    },
+    [total],
+  );
+
+  useEffect(() => {
+    document.title = `${lesson.title[lang]} · ${t.lesson.stepOf(n, total)} · sendpath`;
+  }, [lesson, lang, n, total, t]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const el = e.target as HTMLElement | null;
+      const tag = el?.tagName;
+      if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || el?.isContentEditable)
+        return;
+      // Space on a focused button presses it, as everywhere else.
+      if (e.key === ' ' && (tag === 'BUTTON' || tag === 'A' || tag === 'SUMMARY')) return;
+      if (e.key === ' ' || e.key === 'ArrowRight' || e.key === 'PageDown') go(n + 1);
+      else if (e.key === 'ArrowLeft' || e.key === 'PageUp') go(n - 1);
+      else if (/^[1-9]$/.test(e.key)) go(Number(e.key));
+      else if (e.key === 'p' || e.key === 'P') setPlaying((p) => !p);
+      else if (e.key === 'l' || e.key === 'L') setLaser((l) => !l);
+      else if (e.key === 'f' || e.key === 'F') toggleFull();
+      else if (e.key === 'Escape' && !document.fullscreenElement)
+        location.assign(withLang({ s: lesson.scenario }));
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [go, n, toggleFull, lesson.scenario]);
+
+  const text = step.text[lang];
+  return (
+    <div className={`presenter ${laser ? 'laser-on' : ''}`} data-step={n}>
+      <header className="presenter-bar">
+        <p className="presenter-title">
+          <span className="lesson-name">{lesson.title[lang]}</span>{' '}
+          <span className="muted" data-testid="step-of">
+            {t.lesson.stepOf(n, total)}
+          </span>
+        </p>
+        <nav aria-label={t.lesson.steps} className="step-nav">
+          <button type="button" onClick={() => go(n - 1)} disabled={n === 1}>
+            <span aria-hidden="true">←</span> {t.lesson.prev}
+          </button>
+          <ol className="step-dots">
+            {lesson.steps.map((s) => (
+              <li key={s.number}>
+                <button
+                  type="button"
+                  aria-current={s.number === n ? 'step' : undefined}
+                  aria-label={t.lesson.goToStep(s.number, s.text[lang].title)}
+                  onClick={() => go(s.number)}
+                >
+                  {s.number}
+                </button>
+              </li>
+            ))}
+          </ol>
+          <button type="button" onClick={() => go(n + 1)} disabled={n === total}>
+            {t.lesson.next} <span aria-hidden="true">→</span>
+          </button>
+        </nav>
+        <div className="presenter-tools">
+          <button type="button" aria-pressed={laser} onClick={() => setLaser((l) => !l)}>
+            {t.lesson.laser}
+          </button>
+          <button type="button" aria-pressed={full} onClick={toggleFull}>
+            {full ? t.lesson.exitFullscreen : t.lesson.fullscreen}
+          </button>
+          <LanguageSwitch />
+          <a className="button" href={withLang({ s: lesson.scenario })}>
+            {t.lesson.exit}
+          </a>
+        </div>
+      </header>
+      <main className="presenter-main">
+        <article className="step-text" aria-labelledby="step-h">
+          <h1 id="step-h">{text.title}</h1>
+          <Markdown text={n === 1 ? `${lesson.summary[lang]}\n\n${text.body}` : text.body} />
+          <StepFacts lesson={lesson} step={step} />
+        </article>
+        <StepStage
+          key={`${lesson.id}/${n}`}
+          lesson={lesson}
+          step={step}
+          playing={playing}
+          setPlaying={setPlaying}
+        />
+      </main>
+      <details className="presenter-keys">
+        <summary>{t.lesson.keys}</summary>
+        <dl>
+          {t.lesson.keyList.map(([k, what]) => (
+            <div key={k}>
+              <dt>
+                <kbd>{k}</kbd>
+              </dt>
+              <dd>{what}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
+      <Laser on={laser} />
+    </div>
+  );
+}
+
+/** What the step runs and what to look at, in words. */
+function StepFacts({ lesson, step }: { lesson: Lesson; step: LessonStep }) {
+  const t = useText();
+  const look = step.highlights.map((h) =>
+    h.kind === 'element' ? t.lesson.elements[h.element] : t.lesson.counter(h.name),
+  );
+  return (
+    <dl className="step-facts">
+      <dt>{t.lesson.config}</dt>
+      <dd>
+        <code>scenarios/{lesson.scenario}.toml</code>
+        {step.compare ? (
+          <>
+            {' '}
+            A = <code>{step.compare.a}</code>, B = <code>{step.compare.b}</code>
+          </>
+        ) : (
+          <>
+            {' · '}
+            {t.lesson.variant} {step.variant ? <code>{step.variant}</code> : t.lesson.fileAsWritten}
+          </>
+        )}
+        {step.sets.length > 0 && (
+          <>
+            {' · '}
+            {t.lesson.overrides} <code>{step.sets.join(' ')}</code>
+          </>
+        )}
+      </dd>
+      {look.length > 0 && (
+        <>
+          <dt>{t.lesson.highlights}</dt>
+          <dd>{look.join(' · ')}</dd>
+        </>
+      )}
+    </dl>
+  );
+}

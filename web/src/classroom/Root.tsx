@@ -1,0 +1,64 @@
+// The page's views, chosen by the URL:
+//
+//   ?lesson=<id>&step=<n>   a lesson, in presenter mode (LessonView)
+//   ?view=about             "About the model" (docs/model-vs-linux.md)
+//   ?view=lessons           the list of lessons
+//   (anything else)         the simulator (app/App.tsx), with the landing introduction on top
+//                           when the URL sets nothing
+//
+// Every view has the footer (version, offline state, language). Moving between views loads
+// the page anew (plain links), so each view starts from its URL alone.
+
+import { lazy, Suspense, useEffect, useState } from 'react';
+
+import { App } from '../app/App';
+import { registerOffline, type OfflineState } from '../offline/register';
+import { Footer } from './Footer';
+import { Landing } from './Landing';
+import { useText } from './useLang';
+
+const LessonView = lazy(() => import('./LessonView').then((m) => ({ default: m.LessonView })));
+const LessonsList = lazy(() => import('./LessonsList').then((m) => ({ default: m.LessonsList })));
+const About = lazy(() => import('./About').then((m) => ({ default: m.About })));
+
+/** Where index.html is: the root of the site, under whatever sub-path it is served. */
+export function siteRoot(): URL {
+  return new URL('./', location.href);
+}
+
+/** The URL sets nothing but (perhaps) the language: a first visit. */
+function isBare(params: URLSearchParams): boolean {
+  return [...params.keys()].every((k) => k === 'lang');
+}
+
+export function Root() {
+  const [offline, setOffline] = useState<OfflineState>('unsupported');
+  useEffect(() => registerOffline(siteRoot(), setOffline), []);
+  const t = useText();
+  const params = new URLSearchParams(location.search);
+  const lesson = params.get('lesson');
+  const view = params.get('view');
+
+  let body;
+  if (lesson !== null) body = <LessonView id={lesson} askedStep={params.get('step')} />;
+  else if (view === 'about') body = <About />;
+  else if (view === 'lessons')
+    body = (
+      <main className="page-narrow">
+        <LessonsList headingLevel={1} />
+      </main>
+    );
+  else
+    body = (
+      <>
+        {isBare(params) && <Landing />}
+        <App />
+      </>
+    );
+  return (
+    <>
+      <Suspense fallback={<p role="status">{t.lesson.loading}</p>}>{body}</Suspense>
+      <Footer offline={offline} language={lesson === null} />
+    </>
+  );
+}

@@ -1,0 +1,2 @@
+/** This build's version: `<package.json version> (<git commit>)`, set by vite.config.ts. */
+declare const __SENDPATH_VERSION__: string;

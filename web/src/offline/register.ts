@@ -1,0 +1,55 @@
+// Registers the service worker of the built site (dist/sw.js, made by
+// scripts/vite-plugin-offline.ts), which keeps the site working offline after the first visit.
+// Only production builds register it: the dev server must never be served from a cache.
+//
+// A page in a sandboxed cross-origin iframe (the embed) has an opaque origin and no service
+// worker: that is reported as 'unsupported', never thrown.
+
+export type OfflineState =
+  /** No service worker here (old browser, dev server, sandboxed frame). */
+  | 'unsupported'
+  /** Installing: the files are being cached. */
+  | 'installing'
+  /** Every file of this build is cached: the site works without network. */
+  | 'ready'
+  | 'failed';
+
+/** The version of this build: package version and commit (vite.config.ts `define`). */
+export const BUILD_VERSION: string = __SENDPATH_VERSION__;
+
+/**
+ * Registers `sw.js` at the site's root (`rootUrl`, where index.html is) and reports the
+ * worker's state as it changes.
+ */
+export function registerOffline(rootUrl: URL, onState: (s: OfflineState) => void): void {
+  let sw: ServiceWorkerContainer;
+  try {
+    if (!import.meta.env.PROD || !('serviceWorker' in navigator)) {
+      onState('unsupported');
+      return;
+    }
+    sw = navigator.serviceWorker;
+  } catch {
+    onState('unsupported');
+    return;
+  }
+  const track = (w: ServiceWorker | null) => {
+    if (!w) return;
+    const report = () =>
+      onState(
+        w.state === 'activated' ? 'ready' : w.state === 'redundant' ? 'failed' : 'installing',
+      );
+    report();
+    w.addEventListener('statechange', report);
+  };
+  sw.register(new URL('sw.js', rootUrl), { scope: rootUrl.pathname })
+    .then((reg) => {
+      // An active worker already serves this build or an older one; a new one may be waiting.
+      if (reg.active) onState('ready');
+      else track(reg.installing ?? reg.waiting);
+      reg.addEventListener('updatefound', () => {
+        if (!reg.active) track(reg.installing);
+      });
+    })
+    .catch(() => onState('failed'));
+}
