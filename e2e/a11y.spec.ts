@@ -52,7 +52,9 @@ test('with reduced motion the laser pointer draws no trail', async ({ browser })
   const context = await browser.newContext({ reducedMotion: 'reduce' });
   const page = await context.newPage();
   await page.goto(`${test.info().project.use.baseURL}?lesson=autocorking&lang=en`);
+  await expect(page.locator('#step-h')).toBeVisible();
   await page.keyboard.press('l');
+  await expect(page.getByTestId('laser')).toBeVisible();
   await page.mouse.move(200, 200);
   await page.mouse.move(400, 200, { steps: 5 });
   // The dot is under the pointer (once the frame is drawn); nothing is left along its path.

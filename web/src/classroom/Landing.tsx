@@ -30,9 +30,9 @@ export function Landing() {
   };
   return (
     <section className="landing" aria-labelledby="landing-h">
-      <h1 id="landing-h" className="visually-hidden">
+      <h2 id="landing-h" className="visually-hidden">
         {t.landing.region}
-      </h1>
+      </h2>
       <p className="landing-lead">
         {t.landing.lead} {t.landing.lead2}
       </p>
