@@ -35,7 +35,9 @@ export function Root() {
   const [offline, setOffline] = useState<OfflineState>('unsupported');
   useEffect(() => registerOffline(siteRoot(), setOffline), []);
   const t = useText();
-  const params = new URLSearchParams(location.search);
+  // The view is chosen once, from the URL the page opened with: the views rewrite their own
+  // parameters as the reader works (the simulator's state, the lesson's step).
+  const [params] = useState(() => new URLSearchParams(location.search));
   const lesson = params.get('lesson');
   const view = params.get('view');
 
