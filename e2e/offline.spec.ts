@@ -19,7 +19,7 @@ test('the site under a sub-path keeps working with the network cut off after the
   await context.setOffline(true);
 
   await test.step('offline: the simulator loads and its engine (wasm, in a worker) starts', async () => {
-    await page.reload();
+    await page.goto(`${root()}?lang=en`);
     await expect(page.getByRole('region', { name: 'Welcome' })).toBeVisible();
     // The simulator's own "ready" signal: its run finished (data-run-state), or, before the
     // simulator of issue 5, the engine's status line.
