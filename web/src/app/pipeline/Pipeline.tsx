@@ -35,14 +35,17 @@ import {
 
 /**
  * What the end-to-end tests and the benchmark may read that a user cannot see: how many
- * frames the pipelines painted (animation pauses off screen), and how many packets the last
- * frame drew.
+ * frames the pipelines painted (animation pauses off screen), how many packets the last frame
+ * drew, and the time spent building and painting frames (ms, summed).
  */
-function countDraw(packets: number): void {
-  const w = window as unknown as { __sendpath?: { draws: number; packets: number } };
-  w.__sendpath ??= { draws: 0, packets: 0 };
+function countDraw(packets: number, ms: number): void {
+  const w = window as unknown as {
+    __sendpath?: { draws: number; packets: number; paintMs: number };
+  };
+  w.__sendpath ??= { draws: 0, packets: 0, paintMs: 0 };
   w.__sendpath.draws += 1;
   w.__sendpath.packets = packets;
+  w.__sendpath.paintMs += ms;
 }
 
 /** Below this width the pipeline reflows vertically. */
@@ -184,6 +187,7 @@ export function Pipeline({ side }: { side: Side }) {
     if (!g) return;
     const dpr = window.devicePixelRatio || 1;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const started = performance.now();
     const scene = sceneAt(ctx, clock.t, Math.max(1, clock.speed * PULSE_SCREEN_S));
     drawScene(
       g,
@@ -194,7 +198,10 @@ export function Pipeline({ side }: { side: Side }) {
       { reducedMotion, selectedSkb, gates },
       hits.current,
     );
-    countDraw(scene.qdisc.length + scene.ring.length + scene.wire.length + scene.back.length);
+    countDraw(
+      scene.qdisc.length + scene.ring.length + scene.wire.length + scene.back.length,
+      performance.now() - started,
+    );
     perf.pipelinePainted();
   }, [ctx, geo, clock, reducedMotion, selectedSkb, gates]);
 

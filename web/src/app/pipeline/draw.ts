@@ -326,9 +326,11 @@ export function drawScene(
 
   // ---- qdisc ----
   const qd = geo.stage('qdisc');
+  // Thousands of packets: batched by colour, one path and one fill per colour and stage.
+  const batch = new Batch();
+  let alpha = 1;
   const packetBox = (p: number, r: Rect) => {
-    g.fillStyle = P.type[p] === PKT_ACK ? pal.ack : flow(laneOfPkt(p));
-    g.fillRect(r.x, r.y, r.w, r.h);
+    batch.add(P.type[p] === PKT_ACK ? pal.ack : flow(laneOfPkt(p)), alpha, r);
     hits.add(r, 'packet', p);
   };
   hits.add(geo.rect(qd.u0, qd.u1, 0, LANES_END), 'qdisc', 0);
@@ -356,6 +358,8 @@ export function drawScene(
     );
   }
 
+  batch.flush(g);
+
   // ---- NIC TX ring and BQL ----
   const ring = geo.stage('ring');
   const slots = Math.max(scene.dev.ringSize, scene.ring.length, 1);
@@ -367,11 +371,11 @@ export function drawScene(
       if (r.w >= 4) g.strokeRect(r.x + 0.5, r.y + 0.5, r.w - 1, r.h - 1);
       return;
     }
-    const onWire = P.tWire[p]! <= t;
-    g.globalAlpha = onWire ? 0.35 : 1;
+    alpha = P.tWire[p]! <= t ? 0.35 : 1;
     packetBox(p, r);
-    g.globalAlpha = 1;
+    alpha = 1;
   });
+  batch.flush(g);
   {
     // BQL: bytes in flight in the driver against the dql limit.
     const r = geo.rect(ring.u0, ring.u1, LANES_END * 0.93, LANES_END);
@@ -392,6 +396,7 @@ export function drawScene(
   hits.add(geo.rect(wire.u0, wire.u1, 0, LANES_END), 'wire', 0);
   const wireLen = wire.u1 - wire.u0;
   g.textBaseline = 'middle';
+  const labels: [string, number, number][] = [];
   for (const p of scene.wire) {
     const t0 = P.tWire[p]!;
     const t1 = P.tRx[p]!;
@@ -408,10 +413,12 @@ export function drawScene(
     if (r.h < 2 && geo.orientation === 'vertical') r.h = 2;
     packetBox(p, r);
     if (P.segs[p]! > 1 && (geo.orientation === 'horizontal' ? r.w : r.h) > 18) {
-      g.fillStyle = '#fff';
-      g.fillText(`×${P.segs[p]}`, r.x + 2, r.y + r.h / 2);
+      labels.push([`×${P.segs[p]}`, r.x + 2, r.y + r.h / 2]);
     }
   }
+  batch.flush(g);
+  g.fillStyle = '#fff';
+  for (const [text, x, y] of labels) g.fillText(text, x, y);
 
   // ---- receiver ----
   const rx = geo.stage('rx');
@@ -450,6 +457,8 @@ export function drawScene(
     const r = geo.rect(u - 0.006, u + 0.006, ACKS_START + 0.02, 0.98);
     packetBox(p, r);
   }
+
+  batch.flush(g);
 
   // ---- what just happened ----
   for (const pu of scene.pulses) {
@@ -585,4 +594,32 @@ function lastDelackSpan(ctx: SceneContext, sk: number, t: number): number {
     }
   }
   return best >= 0 ? d.v[best * 2 + 1]! - d.t[best]! : 0;
+}
+
+/** Rectangles to fill, grouped by colour and opacity: one path and one fill per group. */
+class Batch {
+  private groups = new Map<string, { color: string; alpha: number; rects: number[] }>();
+
+  add(color: string, alpha: number, r: Rect): void {
+    const key = alpha === 1 ? color : `${color}|${alpha}`;
+    let gr = this.groups.get(key);
+    if (!gr) {
+      gr = { color, alpha, rects: [] };
+      this.groups.set(key, gr);
+    }
+    gr.rects.push(r.x, r.y, r.w, r.h);
+  }
+
+  flush(g: CanvasRenderingContext2D): void {
+    for (const gr of this.groups.values()) {
+      g.globalAlpha = gr.alpha;
+      g.fillStyle = gr.color;
+      g.beginPath();
+      const a = gr.rects;
+      for (let i = 0; i < a.length; i += 4) g.rect(a[i]!, a[i + 1]!, a[i + 2]!, a[i + 3]!);
+      g.fill();
+    }
+    g.globalAlpha = 1;
+    this.groups.clear();
+  }
 }
