@@ -3,7 +3,7 @@
 // engine's key registry. A change re-runs the side being edited; a value the engine refuses
 // shows the engine's error beside the control, and the last good run stays on screen.
 
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 
 import type { KeyValue } from '../engine/generated/KeyValue';
 import type { Side } from '../engine/protocol';
@@ -22,7 +22,7 @@ interface ControlProps {
   error: string | null;
 }
 
-function KeyControl({ def, side, value, override, kernel, hosts, error }: ControlProps) {
+function KeyControlImpl({ def, side, value, override, kernel, hosts, error }: ControlProps) {
   const store = useStore();
   const id = useId();
   const current = override ?? value?.values[0] ?? def.defaults[kernel] ?? '';
@@ -133,6 +133,31 @@ function KeyControl({ def, side, value, override, kernel, hosts, error }: Contro
     </div>
   );
 }
+
+/** Values equal by content: a re-run brings new objects, mostly with the same values. */
+function sameValue(a: KeyValue | undefined, b: KeyValue | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return (
+    a.default === b.default &&
+    a.absent === b.absent &&
+    a.values.join('\n') === b.values.join('\n') &&
+    a.origins.join() === b.origins.join()
+  );
+}
+
+/** A key's control re-renders only when what it shows changes. */
+const KeyControl = memo(
+  KeyControlImpl,
+  (a, b) =>
+    a.def === b.def &&
+    a.side === b.side &&
+    a.override === b.override &&
+    a.kernel === b.kernel &&
+    a.error === b.error &&
+    a.hosts.join() === b.hosts.join() &&
+    sameValue(a.value, b.value),
+);
 
 /** A group of keys, open when it holds something set (or in error); the reader may toggle it. */
 function Group({
