@@ -45,6 +45,7 @@ test('back and forward walk through configurations', async ({ sendpath, page }) 
   await sendpath.ready();
   await expect(page).toHaveURL(/v=off/);
   await page.getByLabel('Experiment', { exact: true }).selectOption('nagle-delayed-ack');
+  await expect(page).toHaveURL(/s=nagle-delayed-ack/);
   await sendpath.ready();
   await page.goBack();
   await expect(page.getByLabel('Experiment', { exact: true })).toHaveValue('autocorking');

@@ -307,6 +307,8 @@ export class SiteStore {
   }
 
   async setScenario(name: string): Promise<void> {
+    // Running from now on: the file may have to load before the change can be made.
+    this.setSide('a', { running: true });
     const variant = firstVariantInText(await loadScenario(name));
     this.change((s) => ({
       ...s,
