@@ -73,7 +73,7 @@ export async function visibleStrings(page: Page): Promise<string[]> {
       const text = n.textContent?.trim() ?? '';
       const el = n.parentElement;
       if (!text || !el) continue;
-      if (el.closest('code, kbd, option, script, style, [translate="no"]')) continue;
+      if (el.closest('code, kbd, pre, option, script, style, [translate="no"]')) continue;
       if (el.closest('[lang="en"]') && document.documentElement.lang !== 'en') continue;
       if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
       out.push(text);
@@ -89,6 +89,20 @@ export async function visibleStrings(page: Page): Promise<string[]> {
 
 /** Words that read the same in English and Chinese text: names, units, letters. */
 const NEUTRAL_WORDS = new Set([
+  // Names the scenario files give their hosts, and the kernel's own word.
+  'sender',
+  'receiver',
+  'localhost',
+  'Socket',
+  // Units.
+  'bit',
+  'kbit',
+  'Mbit',
+  'Gbit',
+  'ns',
+  'kB',
+  'MB',
+  'GB',
   'sendpath',
   'TCP',
   'TSQ',
@@ -105,6 +119,8 @@ const NEUTRAL_WORDS = new Set([
 
 /** Whether `s` is made only of language-neutral words, numbers and symbols. */
 export function isLanguageNeutral(s: string): boolean {
+  // Socket ids (sk0) and nstat counter names (TcpOutSegs) are the kernel's.
+  if (/^(sk\d*|(Ip|IpExt|Tcp|TcpExt|Udp|Icmp)[A-Z]\w*)$/.test(s.trim())) return true;
   return (s.match(/\p{L}+/gu) ?? []).every((w) => w.length < 2 || NEUTRAL_WORDS.has(w));
 }
 

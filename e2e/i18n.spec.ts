@@ -55,3 +55,21 @@ test("the browser's language picks the page's language", async ({ browser }) => 
   await expect(page.getByTestId('step-of')).toHaveText(/^第 1 步/);
   await context.close();
 });
+
+test('switching the simulator to Chinese changes every visible string', async ({ page }) => {
+  await page.goto('./?s=autocorking&lang=en');
+  await expect(page.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  // The panels below the first screen load when scrolled near.
+  for (const y of [0.25, 0.5, 0.75, 1]) {
+    await page.evaluate((f) => window.scrollTo(0, document.body.scrollHeight * f), y);
+    await page.waitForTimeout(300);
+  }
+  await expect(page.getByRole('region', { name: 'Decision log' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Counters' })).toBeVisible();
+  const english = await visibleStrings(page);
+  expect(english.length).toBeGreaterThan(100);
+  await page.locator('footer').getByLabel('Language').selectOption('zh-CN');
+  await expect(page.getByRole('region', { name: '决策日志' })).toBeVisible();
+  expect(await leftInEnglish(page, english)).toEqual([]);
+  expect(new URL(page.url()).searchParams.get('lang')).toBe('zh-CN');
+});

@@ -4,6 +4,8 @@
 
 import { lazy, useEffect, useRef, useState } from 'react';
 
+import { currentLang } from '../i18n/current';
+import { scenarioText } from '../i18n/content';
 import { formatCount, formatNs } from '../model/format';
 import { Clock } from './clock';
 import { ClockContext, StoreContext, useClock, useSite, useStore } from './context';
@@ -120,7 +122,7 @@ function Shortcuts({ open, onClose }: { open: boolean; onClose: () => void }) {
           ))}
         </dl>
         <button type="button" onClick={onClose} autoFocus>
-          OK
+          {msg.header.close}
         </button>
       </div>
     </div>
@@ -189,16 +191,28 @@ function Page() {
       <Header />
       <main>
         <section className="intro" aria-labelledby="scenario-h">
-          <h2 id="scenario-h">{info?.title ?? site.state.a.scenario}</h2>
-          {info && <p className="summary">{info.summary}</p>}
+          <h2 id="scenario-h">
+            {info
+              ? scenarioText(currentLang(), site.state.a.scenario, info).title
+              : site.state.a.scenario}
+          </h2>
+          {info && (
+            <p className="summary">
+              {scenarioText(currentLang(), site.state.a.scenario, info).summary}
+            </p>
+          )}
           <p className="muted engine-line">
             <span>
               {msg.engine.version} <span data-testid="engine-version">{site.version ?? '…'}</span>
             </span>
             {a && (
               <span>
-                {' · '}kernel {a.summary.result.kernel} · {formatCount(a.summary.result.events)}{' '}
-                events · {formatNs(a.summary.toNs - a.summary.fromNs)}
+                {' · '}
+                {msg.run.runLine(
+                  a.summary.result.kernel,
+                  formatCount(a.summary.result.events),
+                  formatNs(a.summary.toNs - a.summary.fromNs),
+                )}
               </span>
             )}
           </p>

@@ -2,6 +2,7 @@
 // and B are overlaid (B dashed). The cursor line is its own small component, so playback
 // re-renders one line, not the paths.
 
+import { useLang } from '../classroom/useLang';
 import { max } from 'd3-array';
 import { scaleBand, scaleLinear, type ScaleLinear } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';
@@ -141,6 +142,7 @@ const Throughput = memo(function Throughput({
   runs: SideModel[];
   x: ScaleLinear<number, number>;
 }) {
+  useLang(); // memo: re-render on a language switch too
   const seek = useSeek(x);
   const series = runs.map(({ side, m, sk }) => {
     const c = m.charts;
@@ -209,6 +211,7 @@ const Queues = memo(function Queues({
   x: ScaleLinear<number, number>;
   tsqKey: number[];
 }) {
+  useLang(); // memo: re-render on a language switch too
   const seek = useSeek(x);
   const series = runs.map(({ side, m, sk }) => {
     const c = m.charts;
@@ -240,7 +243,7 @@ const Queues = memo(function Queues({
     <figure>
       <figcaption>{msg.charts.queues}</figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={msg.charts.queues} onClick={seek}>
-        <YAxis y={y} fmt={(v) => formatBytes(v).replace(' B', '')} label="bytes" />
+        <YAxis y={y} fmt={(v) => formatBytes(v).replace(' B', '')} label={msg.charts.bytes} />
         <XAxis x={x} from={x.domain()[0]!} />
         {series.map((s, i) => (
           <g key={s.side} className={`side-${s.side}`}>
@@ -279,6 +282,7 @@ const Cwnd = memo(function Cwnd({
   runs: SideModel[];
   x: ScaleLinear<number, number>;
 }) {
+  useLang(); // memo: re-render on a language switch too
   const seek = useSeek(x);
   const [from, to] = x.domain() as [number, number];
   const series = runs.map(({ side, m, sk }) => {
@@ -346,6 +350,7 @@ const Histogram = memo(function Histogram({
   pick: (m: RunModel) => Float64Array;
   labels: string[];
 }) {
+  useLang(); // memo: re-render on a language switch too
   const data = runs.map((r) => ({ side: r.side, v: pick(r.m) }));
   const n = labels.length;
   const shares = data.map((d) => {
@@ -410,6 +415,7 @@ const Stevens = memo(function Stevens({
   runs: SideModel[];
   x: ScaleLinear<number, number>;
 }) {
+  useLang(); // memo: re-render on a language switch too
   const seek = useSeek(x);
   const series = runs.map(({ side, m, sk }) => {
     const X = m.socks.xmits;
@@ -458,7 +464,7 @@ const Stevens = memo(function Stevens({
         {msg.charts.stevens} <span className="muted">sk{runs[0]?.sk}</span>
       </figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={msg.charts.stevens} onClick={seek}>
-        <YAxis y={y} fmt={(v) => String(Math.round(v))} label="seq" />
+        <YAxis y={y} fmt={(v) => String(Math.round(v))} label={msg.charts.seq} />
         <XAxis x={x} from={x.domain()[0]!} />
         {paths.map((p) => (
           <g key={p.side} className={`side-${p.side}`}>
@@ -545,7 +551,7 @@ export function Charts() {
         >
           {senders.map((s) => (
             <option key={s} value={s}>
-              sk{s} (flow {m0.summary.result.sockets[s]?.flow})
+              {msg.charts.flow(s, m0.summary.result.sockets[s]?.flow ?? 0)}
             </option>
           ))}
         </select>

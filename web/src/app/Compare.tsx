@@ -71,10 +71,10 @@ export function AppsTable({ results }: { results: { side: string; r: RunResult }
       <caption>{msg.compare.apps}</caption>
       <thead>
         <tr>
-          {results.length > 1 && <th scope="col">Run</th>}
-          <th scope="col">Host</th>
-          <th scope="col">Application</th>
-          <th scope="col">Flow</th>
+          {results.length > 1 && <th scope="col">{msg.compare.run}</th>}
+          <th scope="col">{msg.compare.host}</th>
+          <th scope="col">{msg.compare.application}</th>
+          <th scope="col">{msg.compare.flow}</th>
           <th scope="col">{e.throughput}</th>
           <th scope="col">{e.cpu}</th>
           <th scope="col">{e.ctx}</th>

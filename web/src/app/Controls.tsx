@@ -5,6 +5,10 @@
 
 import { memo, useId, useState } from 'react';
 
+import { useLang } from '../classroom/useLang';
+import { keyMeaning } from '../i18n/content';
+import { currentLang } from '../i18n/current';
+
 import type { KeyValue } from '../engine/generated/KeyValue';
 import type { Side } from '../engine/protocol';
 import { keysByGroup, type KeyDef } from '../model/catalog';
@@ -23,6 +27,7 @@ interface ControlProps {
 }
 
 function KeyControlImpl({ def, side, value, override, kernel, hosts, error }: ControlProps) {
+  useLang(); // memo: re-render on a language switch too
   const store = useStore();
   const id = useId();
   const current = override ?? value?.values[0] ?? def.defaults[kernel] ?? '';
@@ -107,7 +112,7 @@ function KeyControlImpl({ def, side, value, override, kernel, hosts, error }: Co
         )}
       </div>
       <p id={`${id}-doc`} className="doc">
-        {def.doc}
+        {keyMeaning(currentLang(), def.name, def.doc)}
         {def.kind.type === 'int' && (
           <span className="muted">
             {' '}

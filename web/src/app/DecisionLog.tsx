@@ -191,7 +191,7 @@ export function DecisionLog() {
                     <span className="t">{formatInstant(m.cols.t[r]!)}</span>
                     <span className="h">{hosts[m.cols.host[r]!]}</span>
                     <span className="s">{sk === schema?.noSock ? '–' : `sk${sk}`}</span>
-                    <span className="d">
+                    <span className="d" lang="en">
                       {texts.get(r) ?? schema?.kinds[m.cols.kind[r]!]?.func ?? ''}
                     </span>
                   </button>

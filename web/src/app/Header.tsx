@@ -1,6 +1,8 @@
 // The page's header: the experiment (every file of scenarios/), its variant, the A/B
 // comparison, the theme, and the engine's status.
 
+import { scenarioText } from '../i18n/content';
+import { currentLang } from '../i18n/current';
 import { useState } from 'react';
 
 import type { Theme } from '../model/urlstate';
@@ -34,7 +36,13 @@ export function Header() {
           >
             {site.presets.map((p) => (
               <option key={p.name} value={p.name}>
-                {p.name === state.a.scenario && site.a.info ? site.a.info.title : p.title}
+                {
+                  scenarioText(
+                    currentLang(),
+                    p.name,
+                    p.name === state.a.scenario && site.a.info ? site.a.info : p,
+                  ).title
+                }
               </option>
             ))}
           </select>

@@ -1,5 +1,7 @@
 // Every file of scenarios/ with its title and its one-paragraph explanation.
 
+import { scenarioText } from '../i18n/content';
+import { currentLang } from '../i18n/current';
 import { useEffect } from 'react';
 
 import { useSite, useStore } from './context';
@@ -13,7 +15,7 @@ export function Presets() {
   }, [store, site.engine]);
   return (
     <details className="presets">
-      <summary>{msg.header.preset}s</summary>
+      <summary>{msg.header.presets}</summary>
       <ul>
         {site.presets.map((p) => (
           <li key={p.name}>
@@ -22,9 +24,9 @@ export function Presets() {
               onClick={() => store.setScenario(p.name)}
               aria-current={p.name === site.state.a.scenario ? 'true' : undefined}
             >
-              {p.title}
+              {scenarioText(currentLang(), p.name, p).title}
             </button>
-            <p className="muted">{p.summary}</p>
+            <p className="muted">{scenarioText(currentLang(), p.name, p).summary}</p>
           </li>
         ))}
       </ul>

@@ -1,7 +1,9 @@
-// Every string the page shows, in one place, so that a translation (issue 7: zh-CN) is one
-// more object of the same shape. Components never hard-code visible text; names that are the
+// Every string the simulator shows, in every language: English (`en`) and Simplified Chinese
+// (`zhCN`), objects of the same shape. Components never hard-code visible text; names that are the
 // kernel's own (functions, sysctls, counters, struct fields) stay as they are in every language.
 
+import { currentLang, subscribeLang } from '../i18n/current';
+import type { Lang } from '../i18n/lang';
 import { formatBytes, formatCount, formatNs, trim3 } from '../model/format';
 
 export const en = {
@@ -24,6 +26,8 @@ export const en = {
     closeCompare: 'Stop comparing',
     theme: 'Theme',
     themes: { auto: 'System', light: 'Light', dark: 'Dark' },
+    presets: 'Experiments',
+    close: 'OK',
     copyLink: 'Copy link',
     linkCopied: 'Link copied',
     shortcuts: 'Keyboard shortcuts',
@@ -43,6 +47,8 @@ export const en = {
     urlProblems: 'Parts of the link were ignored:',
     warnings: 'Engine warnings',
     sideLabel: (side: string) => (side === 'a' ? 'A' : 'B'),
+    runLine: (kernel: string, events: string, span: string) =>
+      `kernel ${kernel} · ${events} events · ${span}`,
   },
   player: {
     region: 'Time controls',
@@ -223,9 +229,11 @@ export const en = {
       written: 'written (write_seq)',
     },
     focus: 'Socket',
+    flow: (sk: number, flow: number) => `sk${sk} (flow ${flow})`,
     time: 'time',
     packets: 'packets',
     bytes: 'bytes',
+    seq: 'seq',
   },
   compare: {
     region: 'A/B comparison',
@@ -235,6 +243,9 @@ export const en = {
     window: 'In the recorded window (end of window)',
     full: 'Full runs',
     apps: 'Applications',
+    run: 'Run',
+    application: 'Application',
+    flow: 'Flow',
   },
   experiment: {
     region: 'Full experiment',
@@ -264,5 +275,282 @@ export const en = {
 
 export type Messages = typeof en;
 
-/** The messages of the page's language (English until a catalogue for another exists). */
-export const msg: Messages = en;
+/** Simplified Chinese: the terms of the Chinese articles in shared/seeds (自动封包, 发送完成, …). */
+const zhCN: Messages = {
+  appTitle: 'sendpath',
+  tagline: '在浏览器中模拟 Linux TCP 发送路径。',
+  skipToPipeline: '跳到发送路径',
+  engine: {
+    starting: '正在启动引擎…',
+    ready: '引擎已就绪',
+    failed: (e: string) => `引擎出错：${e}`,
+    version: '引擎版本',
+  },
+  header: {
+    preset: '实验',
+    variant: '变体',
+    fileAsWritten: '（场景文件原样）',
+    compare: 'A/B 对比',
+    compareWith: (label: string) => `与“${label}”对比`,
+    fork: '复制为 B',
+    closeCompare: '结束对比',
+    theme: '主题',
+    themes: { auto: '跟随系统', light: '浅色', dark: '深色' },
+    presets: '实验列表',
+    close: '确定',
+    copyLink: '复制链接',
+    linkCopied: '链接已复制',
+    shortcuts: '键盘快捷键',
+  },
+  run: {
+    running: '运行中…',
+    updated: (events: number, window: string) =>
+      `在 ${window} 内记录了 ${formatCount(events)} 个事件`,
+    window: '记录窗口',
+    windowFrom: '起点（ms）',
+    windowTo: '终点（ms）',
+    windowApply: '记录这个窗口',
+    windowOf: (ms: number) => `（整个运行共 ${formatNs(ms * 1e6)}）`,
+    truncated: '跟踪记录达到上限：最后一条记录之后的事件缺失。',
+    shownIsBase: (e: string) => `链接中的设置未被采用（${e}）；显示的是场景文件原样的运行结果。`,
+    urlProblems: '链接中的以下部分被忽略：',
+    warnings: '引擎警告',
+    sideLabel: (side: string) => (side === 'a' ? 'A' : 'B'),
+    runLine: (kernel: string, events: string, span: string) =>
+      `内核 ${kernel} · ${events} 个事件 · ${span}`,
+  },
+  player: {
+    region: '时间控制',
+    play: '播放',
+    pause: '暂停',
+    stepBack: '上一个事件',
+    stepForward: '下一个事件',
+    stepKind: '跳到决策',
+    prevOfKind: '上一个同类决策',
+    nextOfKind: '下一个同类决策',
+    noMore: (kind: string) => `本次运行中没有更多的 ${kind}`,
+    speed: '速度',
+    speedValue: (speed: number) =>
+      speed >= 1e9 ? `实时的 ${trim3(speed / 1e9)} 倍` : `每秒 ${formatNs(speed)}`,
+    scrubber: '时间游标',
+    time: '时间',
+    event: (row: number, total: number) =>
+      row < 0
+        ? `在全部 ${formatCount(total)} 个事件之前`
+        : `第 ${formatCount(row + 1)} 个事件，共 ${formatCount(total)} 个`,
+    start: '回到开头',
+    end: '跳到结尾',
+  },
+  pipeline: {
+    region: '发送路径',
+    canvasLabel: (side: string) =>
+      `运行 ${side} 的发送路径动画：应用程序、写队列、qdisc、网卡 TX 环、线路、接收方和 ACK`,
+    stages: {
+      app: 'send() 调用',
+      wq: '写队列（sk_write_queue）',
+      qdisc: 'qdisc 队列',
+      ring: '网卡 TX 环',
+      wire: '线路',
+      rx: '接收方',
+      acks: '返回的 ACK',
+    },
+    legend: '图例',
+    states: {
+      filling: '正在填充，目标 size_goal',
+      full: '已满，等待推送',
+      autocorked: '自动封包（tcp_push）',
+      sent: '已发送，等待 ACK',
+      held: (gate: string) => `被扣住：${gate}`,
+      sleeping: (gate: string) => `写入进程休眠：${gate}`,
+      writing: '在 send() 中',
+      idle: '两次 send() 之间',
+      delack: '接收方：延迟确认定时器运行中',
+    },
+    lanesMore: (shown: number, total: number) => `显示 ${total} 个 socket 中的 ${shown} 个`,
+    selectHint: '点击一个 skb，查看它为什么在等待。',
+  },
+  tooltip: {
+    app: (sk: number, state: string) => `socket ${sk} 的应用程序：${state}（tcp_sendmsg）`,
+    skb: (id: number, len: number, goal: number, state: string, seq: number, end: number) =>
+      `struct sk_buff #${id} [${seq}, ${end})：${formatBytes(len)}，size_goal 为 ${formatBytes(goal)}，${state}`,
+    qdisc: (kind: string, pkts: number, bytes: number) =>
+      `struct Qdisc（${kind}）：${formatCount(pkts)} 个数据包，${formatBytes(bytes)}（dev_queue_xmit / dequeue_skb）`,
+    ring: (used: number, size: number, inflight: number, limit: number) =>
+      `网卡 TX 环：已用 ${used}/${size} 个描述符（ndo_start_xmit）；BQL struct dql：在途 ${formatBytes(inflight)}，上限 ${formatBytes(limit)}`,
+    packet: (id: number, segs: number, len: number, where: string) =>
+      `数据包 #${id}：${segs} 个分段，${formatBytes(len)}，${where}`,
+    wire: (n: number) => `线路（phy）：${formatCount(n)} 个数据包在途`,
+    rx: (sk: number, delack: string) =>
+      `接收方 socket ${sk}（tcp_rcv_established、napi_gro_receive）：${delack}`,
+    delackPending: (inNs: string) => `延迟确认定时器将在 ${inNs} 后触发（tcp_send_delayed_ack）`,
+    delackNone: '没有待发的延迟确认',
+    acks: (n: number) => `返回途中的 ACK（__tcp_send_ack → tcp_ack）：${formatCount(n)}`,
+    completion: '发送完成中断（netdev_tx_completed_queue → tcp_wfree → TSQ 处理函数）',
+  },
+  why: {
+    region: '为什么在等待？',
+    intro:
+      '在发送路径中选择一个 skb，或者选择一个 socket 的字节范围，查看扣住这些字节的每一道关卡。',
+    socket: 'Socket',
+    bytesFrom: '第一个字节',
+    bytesTo: '最后一个字节',
+    show: '显示',
+    skbTitle: (id: number, seq: number, end: number, sk: number) =>
+      `sk${sk} 的 skb #${id}：字节 [${seq}, ${end})`,
+    skbRow: (id: number) => `skb #${id} 在 TCP 中`,
+    pktRow: (id: number, segs: number) => `数据包 #${id}（${segs} 个分段）`,
+    none: '在记录窗口内，没有 skb 持有这些字节。',
+    totalsRun: '各关卡合计，整个运行',
+    totalsSkb: '各关卡合计，这个 skb',
+    gate: '关卡',
+    time: '时间',
+    share: '占比',
+    from: (t: string) => `始于 ${t}`,
+    freed: (t: string) => `在 ${t} 被 ACK 释放`,
+    notFreed: '在窗口内未被释放',
+    gates: {
+      autocork: '自动封包（tcp_push）',
+      nagle: 'Nagle 算法（tcp_nagle_test）',
+      cork: 'cork / MSG_MORE',
+      tso_defer: 'TSO 推迟（tcp_tso_should_defer）',
+      tsq: 'TSQ（tcp_small_queue_check）',
+      cwnd: '拥塞窗口（tcp_cwnd_test）',
+      rwnd: '接收窗口（tcp_snd_wnd_test）',
+      pacing: 'pacing 限速',
+      qdisc: '在 qdisc 中',
+      bql: 'BQL 停止了队列',
+      ring_full: 'TX 环已满',
+      peer_ack: '等待对端的 ACK',
+      sndbuf: '发送缓冲区已满（sk_stream_wait_memory）',
+      notsent_lowat: 'TCP_NOTSENT_LOWAT 限制',
+      wire: '在线路上',
+      cpu: '等待 CPU',
+      filling: '正在写入 / 尚未推送',
+      tx_ring: '在网卡 TX 环中',
+    } as Record<string, string>,
+  },
+  log: {
+    region: '决策日志',
+    host: '主机',
+    flow: '数据流',
+    func: '内核函数',
+    reason: '原因',
+    any: '全部',
+    rows: (shown: number, total: number) =>
+      `${formatCount(total)} 个事件中的 ${formatCount(shown)} 个`,
+    listLabel: '事件列表，每条附有做出该决策的内核函数',
+    follow: '跟随时间游标',
+  },
+  controls: {
+    region: '控制项',
+    editing: '正在编辑的运行',
+    defaultFor: (kernel: string, v: string) => `${kernel} 中的默认值：${v}`,
+    fromFile: '由场景文件设置',
+    fromVariant: '由变体设置',
+    fromSet: '在此修改',
+    perHost: (values: string) => `按主机：${values}`,
+    absent: (kernel: string) => `${kernel} 中不存在：已忽略`,
+    reset: '重置',
+    resetAll: '撤销全部修改',
+    on: '开',
+    off: '关',
+    apply: '应用',
+    groups: {
+      run: '运行',
+      'socket options': 'Socket 选项（setsockopt）',
+      'net.ipv4 sysctls': 'net.ipv4.tcp_* 内核参数',
+      'net.core sysctls': 'net.core.* 内核参数',
+      'qdisc (tc)': 'qdisc 队列（tc）',
+      'NIC (ethtool)': '网卡（ethtool）',
+      link: '链路',
+      CPU: '处理器',
+      application: '应用程序',
+    } as Record<string, string>,
+  },
+  counters: {
+    region: '计数器',
+    nstat: (host: string) => `${host} 上的 nstat`,
+    name: '计数器',
+    value: '数值',
+    delta: (over: string) => `最近 ${over} 的变化量`,
+    deltaOver: '变化量区间',
+    ss: '游标处的 ss -ti',
+    socket: 'Socket',
+    noCounters: '还没有计数器发生变化。',
+  },
+  charts: {
+    region: '图表',
+    throughput: '吞吐量（已确认的字节）',
+    wire: '线路',
+    queues: 'qdisc 和网卡中的字节数，sk_wmem_alloc 与 TSQ 上限',
+    qdisc: 'qdisc 队列',
+    nic: '网卡 TX 环',
+    wmem: 'sk_wmem_alloc 字节数',
+    tsqLimit: 'TSQ 上限',
+    cwnd: '拥塞窗口和发送速率',
+    cwndSeries: 'snd_cwnd 拥塞窗口',
+    pacing: 'sk_pacing_rate 发送速率',
+    sizes: '发送时的数据包大小',
+    segs: '每个数据包的分段数（TSO/GSO）',
+    stevens: '时间序列图（Stevens 图）',
+    stevensSeries: {
+      sent: '已发送的分段',
+      acked: '已确认（snd_una）',
+      written: '已写入（write_seq）',
+    },
+    focus: 'Socket',
+    flow: (sk: number, flow: number) => `sk${sk}（数据流 ${flow}）`,
+    time: '时间',
+    packets: '数据包',
+    bytes: '字节',
+    seq: '序号',
+  },
+  compare: {
+    region: 'A/B 对比',
+    counter: '计数器',
+    host: '主机',
+    diff: 'B − A',
+    window: '记录窗口内（窗口结束时）',
+    full: '完整运行',
+    apps: '应用程序',
+    run: '运行',
+    application: '应用程序',
+    flow: '数据流',
+  },
+  experiment: {
+    region: '完整实验',
+    intro: (duration: string) =>
+      `发送路径只显示一个很短的窗口。完整实验在后台运行整个场景（${duration}），不记录跟踪。`,
+    run: '运行完整实验',
+    cancel: '取消',
+    progress: (side: string, pct: number) => `运行 ${side}：${pct.toFixed(0)} %`,
+    done: '已完成',
+    stale: '自这次运行以来配置已更改。',
+    throughput: '吞吐量',
+    cpu: 'CPU 时间（task-clock）',
+    ctx: '上下文切换',
+    finished: '完成用时',
+    mem: 'TCP 内存（页，平均）',
+    notFinished: '未完成',
+  },
+  shortcuts: [
+    ['空格', '播放 / 暂停'],
+    ['← →', '上一个 / 下一个事件'],
+    ['Shift + ← →', '上一个 / 下一个所选类型的决策'],
+    ['[ ]', '减速 / 加速'],
+    ['Home End', '窗口的开头 / 结尾'],
+    ['?', '显示这些快捷键'],
+  ],
+};
+
+/** Every language's messages (the same keys: i18n/catalogues.test.ts checks it). */
+export const catalogues: Record<Lang, Messages> = { en, 'zh-CN': zhCN };
+
+/**
+ * The messages of the page's language. A live binding: it follows the language switch
+ * (i18n/current.ts), and the views re-render on a switch, reading the new catalogue.
+ */
+export let msg: Messages = catalogues[currentLang()];
+subscribeLang(() => {
+  msg = catalogues[currentLang()];
+});

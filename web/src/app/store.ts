@@ -9,6 +9,7 @@
 // control and the last good run stays on screen.
 
 import { startEngine, type EngineBridge } from '../engine/bridge';
+import { currentLang } from '../i18n/current';
 import type { ScenarioInfo } from '../engine/generated/ScenarioInfo';
 import type { ExperimentResult, Side, SideRequest } from '../engine/protocol';
 import type { Catalog } from '../model/catalog';
@@ -140,7 +141,14 @@ export class SiteStore {
   /** Each start() gets a generation; a stopped one's late answers are dropped. */
   private generation = 0;
 
-  constructor(search: string) {
+  /**
+   * `search` is the URL state to open with. With `history: false` (a lesson step, the embed)
+   * the store never reads or writes the page's URL after that: its state is its own.
+   */
+  constructor(
+    search: string,
+    private readonly opts: { history?: boolean } = {},
+  ) {
     const { state, problems } = readUrl(search);
     this.snap = {
       engine: 'starting',
@@ -199,9 +207,9 @@ export class SiteStore {
       this.set({ engine: 'failed', engineError: err instanceof Error ? err.message : String(err) });
       return;
     }
-    window.addEventListener('popstate', this.onPopState);
+    if (this.opts.history !== false) window.addEventListener('popstate', this.onPopState);
     this.set({ state: await withFirstVariants(this.snap.state) });
-    history.replaceState(null, '', serializeState(this.snap.state));
+    this.writeUrl('replace', this.snap.state);
     await this.refresh('a');
     if (this.snap.state.b) await this.refresh('b');
   }
@@ -258,7 +266,7 @@ export class SiteStore {
     if (!next.b && this.snap.b) patch.b = null;
     this.set(patch);
     if (runsChanged) {
-      history.pushState(null, '', serializeState(next));
+      this.writeUrl('push', next);
       perf.markChange();
       const windowChanged = prev.fromNs !== next.fromNs || prev.toNs !== next.toNs;
       if (windowChanged || !sameSide(prev.a, next.a)) void this.refresh('a');
@@ -268,12 +276,20 @@ export class SiteStore {
     }
   }
 
+  /** Records `state` in the page's URL (with the page's language), unless history is off. */
+  private writeUrl(how: 'push' | 'replace', state: PageState): void {
+    if (this.opts.history === false) return;
+    const url = `${serializeState(state)}&lang=${encodeURIComponent(currentLang())}`;
+    if (how === 'push') history.pushState(null, '', url);
+    else history.replaceState(null, '', url);
+  }
+
   /** Records view-only changes (cursor, speed, filters) without a history entry. */
   replaceUrlSoon(): void {
     if (this.urlTimer) clearTimeout(this.urlTimer);
     this.urlTimer = setTimeout(() => {
       this.urlTimer = null;
-      history.replaceState(null, '', serializeState(this.snap.state));
+      this.writeUrl('replace', this.snap.state);
     }, 250);
   }
 
@@ -456,7 +472,7 @@ export class SiteStore {
       if (gen !== this.generation) return;
       if (this.snap.state.toNs === null) {
         this.set({ state: { ...this.snap.state, toNs: model.summary.toNs } });
-        history.replaceState(null, '', serializeState(this.snap.state));
+        this.writeUrl('replace', this.snap.state);
       }
       const catalog = this.snap.catalog!;
       const view = this.snap[side];

@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 
+import { catalogues as simulatorMessages } from '../app/messages';
 import { classroomMessages } from './classroom';
 import { LANGS } from './lang';
 
@@ -17,6 +18,19 @@ const SAME_IN_EVERY_LANGUAGE = new Set<string>([
   'F',
   'Esc',
   '1 … 9',
+  // Key names in the shortcut lists.
+  'Home End',
+  '← →',
+  'Shift + ← →',
+  '[ ]',
+  '?',
+  // Names that are the kernel's or the tools' own.
+  'sendpath',
+  'Socket',
+  'cork / MSG_MORE',
+  'A',
+  'B',
+  'B − A',
 ]);
 
 type Walked = { path: string; value: unknown }[];
@@ -70,6 +84,15 @@ describe('message catalogues', () => {
   for (const lang of LANGS.filter((l) => l !== 'en'))
     it(`${lang} translates every key of the classroom catalogue`, () => {
       expect(untranslated(classroomMessages.en, classroomMessages[lang])).toEqual({
+        missing: [],
+        same: [],
+        extra: [],
+      });
+    });
+
+  for (const lang of LANGS.filter((l) => l !== 'en'))
+    it(`${lang} translates every key of the simulator's catalogue`, () => {
+      expect(untranslated(simulatorMessages.en, simulatorMessages[lang])).toEqual({
         missing: [],
         same: [],
         extra: [],

@@ -15,6 +15,8 @@ export function currentLang(): Lang {
 export function initLang(search: string, languages: readonly string[]): Lang {
   current = pickLang(search, languages);
   document.documentElement.lang = current;
+  // Modules evaluated before this call (catalogues) follow the language from here on.
+  for (const l of listeners) l();
   return current;
 }
 
