@@ -1,8 +1,13 @@
 // Page objects of the classroom views (lessons in presenter mode, the landing, the footer) and
 // the helpers the language and accessibility tests share.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
+
+import type { RunResult } from '../web/src/engine/generated/RunResult';
+import { ENGINE_DIR } from './fixtures';
 
 /** Where the sub-path server mounts dist/ (playwright.config.ts). */
 export { SUBPATH_PREFIX } from '../playwright.config';
@@ -22,6 +27,17 @@ export function lessonIds(): string[] {
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
+}
+
+/** `sendpath run FILE --variant V --json`: the native engine's run of a scenario variant. */
+export function nativeVariant(scenarioPath: string, variant: string): RunResult {
+  const file = fileURLToPath(new URL(`../${scenarioPath}`, import.meta.url));
+  const json = execFileSync(
+    `${ENGINE_DIR}target/e2e/sendpath`,
+    ['run', file, '--variant', variant, '--json'],
+    { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return JSON.parse(json) as RunResult;
 }
 
 /** A lesson in presenter mode. */

@@ -1,4 +1,5 @@
-import { expect, lessonIds, stepTitles, test } from './classroom';
+import { formatMetric } from '../web/src/model/metric';
+import { expect, lessonIds, nativeVariant, stepTitles, test } from './classroom';
 
 test('a link opens the lesson at the step it names', async ({ lesson, page }) => {
   const titles = stepTitles('autocorking', 'en');
@@ -99,4 +100,65 @@ test('the lessons page lists every lesson, and About shows the model document', 
     page.getByRole('heading', { name: 'How the numbers compare with the source documents' }),
   ).toBeVisible();
   await expect(page.getByRole('table').first()).toContainText('known failure');
+});
+
+test("a step records its window of the run, outlines the step's elements and plays with P", async ({
+  lesson,
+  page,
+}) => {
+  await lesson.open('autocorking', 2);
+  const stage = page.getByTestId('step-stage');
+  await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  // lesson.toml: highlight = ["write_queue", "qdisc", "tx_ring", "counter:TcpExtTCPAutoCorking"]
+  for (const id of ['wq', 'qdisc', 'ring'])
+    await expect(stage.getByTestId(`highlight-${id}`)).toBeVisible();
+  await expect(stage.getByTestId('key-counters').locator('tr.lesson-highlight')).toContainText(
+    'TcpExtTCPAutoCorking',
+  );
+  // The step opens on its focus decision (an autocork) and plays.
+  const play = stage.getByRole('region', { name: 'Time controls' }).getByRole('button').first();
+  await expect(play).toHaveText('Pause');
+  await page.keyboard.press('p');
+  await expect(play).toHaveText('Play');
+  await page.keyboard.press('P');
+  await expect(play).toHaveText('Pause');
+  expect(lesson.errors).toEqual([]);
+});
+
+test('with reduced motion a step does not start playing by itself', async ({ browser }) => {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${test.info().project.use.baseURL}?lesson=tcp-small-queues&step=2&lang=en`);
+  const stage = page.getByTestId('step-stage');
+  await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  const play = stage.getByRole('region', { name: 'Time controls' }).getByRole('button').first();
+  await page.waitForTimeout(500);
+  await expect(play).toHaveText('Play');
+  await context.close();
+});
+
+test("the Nagle lesson's last A/B puts the engine's full runs beside the article's numbers", async ({
+  lesson,
+  page,
+}) => {
+  await lesson.open('nagle-delayed-ack', 5);
+  const table = page.getByTestId('ab-table');
+  await expect(table).toHaveAttribute('data-phase', 'done', { timeout: 60_000 });
+  const row = table.locator('tr[data-metric="elapsed_s"]');
+  // The article's own numbers, from the scenario's [source]: no_delay 0.056 s, default 7.927 s.
+  await expect(row.locator('[data-col="source-a"]')).toHaveText('0.056');
+  await expect(row.locator('[data-col="source-b"]')).toHaveText('7.93');
+  // The model's, as the native engine computes them.
+  for (const [col, variant] of [
+    ['model-a', 'no_delay'],
+    ['model-b', 'default'],
+  ] as const) {
+    const native = nativeVariant('scenarios/nagle-delayed-ack.toml', variant);
+    await expect(row.locator(`[data-col="${col}"]`)).toHaveText(formatMetric(native.elapsed_s));
+    const packets = native.hosts.localhost!.counters.IpOutRequests ?? 0;
+    await expect(
+      table.locator('tr[data-metric="localhost:IpOutRequests"]').locator(`[data-col="${col}"]`),
+    ).toHaveText(formatMetric(packets));
+  }
+  expect(lesson.errors).toEqual([]);
 });

@@ -405,6 +405,16 @@ impl Session {
         );
     }
 
+    /// A metric of the finished run as `sendpath compare` reads it ([`sendpath_core::metric`]:
+    /// `elapsed_s`, `throughput_mbit`, `HOST:<nstat counter>`, ...); None for a name the engine
+    /// does not know. The lessons' A/B tables use it.
+    pub fn metric(&self, name: &str) -> Option<f64> {
+        if !sendpath_core::metric_name_is_valid(name) {
+            return None;
+        }
+        sendpath_core::metric(&self.summary().result, name)
+    }
+
     /// The result, window and layouts; call once [`Session::advance`] returned true.
     pub fn summary(&self) -> SessionSummary {
         assert!(self.done, "summary of a session that has not finished");
@@ -713,6 +723,43 @@ mod tests {
             assert_eq!(s.summary().result, direct);
             assert!(!s.summary().cut);
         }
+    }
+
+    #[test]
+    fn a_full_session_reads_the_metrics_sendpath_compare_reads() {
+        const NAGLE: &str = include_str!("../../../scenarios/nagle-delayed-ack.toml");
+        let req = SessionRequest {
+            source: NAGLE.to_string(),
+            file: "nagle".to_string(),
+            variant: Some("no_delay".to_string()),
+            trace: false,
+            to_ns: None,
+            sample_every_ns: 100_000_000,
+            sample_every_events: 0,
+            ..request()
+        };
+        let s = run(Session::start(req).unwrap());
+        let opts = sendpath_core::RunOptions {
+            variant: Some("no_delay".to_string()),
+            ..Default::default()
+        };
+        let direct = sendpath_core::run_source(NAGLE, "nagle", &opts)
+            .unwrap()
+            .result;
+        for name in [
+            "elapsed_s",
+            "localhost:IpOutRequests",
+            "localhost:IpExtOutOctets",
+        ] {
+            assert_eq!(
+                s.metric(name),
+                sendpath_core::metric(&direct, name),
+                "{name}"
+            );
+        }
+        assert!(s.metric("localhost:IpOutRequests").unwrap() > 1000.0);
+        assert_eq!(s.metric("no_such_metric"), None);
+        assert_eq!(s.metric("localhost:NoSuchCounter"), None);
     }
 
     #[test]

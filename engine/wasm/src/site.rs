@@ -96,6 +96,11 @@ impl WasmSession {
         self.inner.end_ns() as f64
     }
 
+    /// A metric of the finished run (`sendpath compare`'s names); undefined for an unknown name.
+    pub fn metric(&self, name: &str) -> Option<f64> {
+        self.inner.metric(name)
+    }
+
     /// `SessionSummary` as JSON (the run must be over).
     pub fn summary(&self) -> String {
         serde_json::to_string(&self.inner.summary()).expect("a summary encodes as JSON")

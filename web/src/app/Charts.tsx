@@ -2,6 +2,7 @@
 // and B are overlaid (B dashed). The cursor line is its own small component, so playback
 // re-renders one line, not the paths.
 
+import type { ChartName } from '../model/lesson';
 import { useLang } from '../classroom/useLang';
 import { max } from 'd3-array';
 import { scaleBand, scaleLinear, type ScaleLinear } from 'd3-scale';
@@ -501,9 +502,9 @@ const LEN_LABELS = LEN_EDGES.slice(0, -1).map((e, i) =>
   i === LEN_EDGES.length - 2 ? `≥${e}` : `${e}`,
 );
 
-export function Charts() {
+/** The runs the charts draw, their shared time scale and the TSQ limits of the runs. */
+function useChartRuns() {
   const site = useSite();
-  const store = useStore();
   const ma = site.a.model;
   const mb = site.b?.model ?? null;
   const focus = site.state.focus;
@@ -537,6 +538,36 @@ export function Charts() {
         .filter(Number.isFinite),
     [limA, limB],
   );
+  return { runs, x, tsqKey };
+}
+
+/** One chart by name, for a lesson step or the embed (the same charts as the Charts panel). */
+export function OneChart({ name }: { name: ChartName }) {
+  const { runs, x, tsqKey } = useChartRuns();
+  if (runs.length === 0) return null;
+  switch (name) {
+    case 'throughput':
+      return <Throughput runs={runs} x={x} />;
+    case 'queues':
+      return <Queues runs={runs} x={x} tsqKey={tsqKey} />;
+    case 'cwnd':
+      return <Cwnd runs={runs} x={x} />;
+    case 'stevens':
+      return <Stevens runs={runs} x={x} />;
+    case 'sizes':
+      return (
+        <Histogram runs={runs} title={msg.charts.sizes} pick={lenBuckets} labels={LEN_LABELS} />
+      );
+    case 'segs':
+      return (
+        <Histogram runs={runs} title={msg.charts.segs} pick={segsBuckets} labels={SEGS_LABELS} />
+      );
+  }
+}
+
+export function Charts() {
+  const store = useStore();
+  const { runs, x, tsqKey } = useChartRuns();
   if (runs.length === 0) return null;
   const m0 = runs[0]!.m;
   const senders = m0.summary.result.sockets.flatMap((_, i) => (m0.socks.sends[i] === 1 ? [i] : []));

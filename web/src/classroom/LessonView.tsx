@@ -8,7 +8,7 @@
 // The URL names the lesson and the step (`?lesson=autocorking&step=3`), so a teacher's slides
 // can link to a step; moving between steps replaces the URL's step.
 
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { withLang } from '../i18n/current';
 import { lessonById, bundledLessons } from '../model/lessons';
@@ -16,7 +16,7 @@ import { stepNumber, type Lesson, type LessonStep } from '../model/lesson';
 import { LanguageSwitch } from './Footer';
 import { Laser } from './Laser';
 import { Markdown } from './Markdown';
-import { StepStage } from './StepStage';
+import { StepStage, type StageControl } from './StepStage';
 import { useLang, useText } from './useLang';
 
 function useFullscreen(): [boolean, () => void] {
@@ -63,7 +63,10 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
   const lang = useLang();
   const [n, setN] = useState(first);
   const [laser, setLaser] = useState(false);
-  const [playing, setPlaying] = useState(false);
+  const stage = useRef<StageControl | null>(null);
+  const setStage = useCallback((c: StageControl | null) => {
+    stage.current = c;
+  }, []);
   const [full, toggleFull] = useFullscreen();
   const total = lesson.steps.length;
   const step = lesson.steps[n - 1]!;
@@ -95,7 +98,7 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
       if (e.key === ' ' || e.key === 'ArrowRight' || e.key === 'PageDown') go(n + 1);
       else if (e.key === 'ArrowLeft' || e.key === 'PageUp') go(n - 1);
       else if (/^[1-9]$/.test(e.key)) go(Number(e.key));
-      else if (e.key === 'p' || e.key === 'P') setPlaying((p) => !p);
+      else if (e.key === 'p' || e.key === 'P') stage.current?.toggle();
       else if (e.key === 'l' || e.key === 'L') setLaser((l) => !l);
       else if (e.key === 'f' || e.key === 'F') toggleFull();
       else if (e.key === 'Escape' && !document.fullscreenElement)
@@ -158,13 +161,7 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
           <Markdown text={n === 1 ? `${lesson.summary[lang]}\n\n${text.body}` : text.body} />
           <StepFacts lesson={lesson} step={step} />
         </article>
-        <StepStage
-          key={`${lesson.id}/${n}`}
-          lesson={lesson}
-          step={step}
-          playing={playing}
-          setPlaying={setPlaying}
-        />
+        <StepStage key={`${lesson.id}/${n}`} lesson={lesson} step={step} control={setStage} />
       </main>
       <details className="presenter-keys">
         <summary>{t.lesson.keys}</summary>

@@ -33,6 +33,8 @@ export interface ExperimentResult {
   summary: SessionSummary;
   /** Counter samples, `summary.samples.stride` numbers each. */
   samples: Float64Array;
+  /** The metrics the request named: null for a name the engine does not know. */
+  metrics: Record<string, number | null>;
 }
 
 /**
@@ -53,8 +55,11 @@ export interface Verbs {
   simulate: { args: [request: SimulateRequest]; result: RunModel };
   /** Rows of the last `simulate` of `side` in words: "<kernel function>: <decision>". */
   describe: { args: [side: Side, rows: number[]]; result: string[] };
-  /** Runs a scenario to its end without trace; posts progress on the way. */
-  experiment: { args: [request: SideRequest]; result: ExperimentResult };
+  /**
+   * Runs a scenario to its end without trace; posts progress on the way. `metrics` names the
+   * values to read at the end (`sendpath compare`'s metrics: `elapsed_s`, `HOST:<counter>`…).
+   */
+  experiment: { args: [request: SideRequest, metrics?: string[]]; result: ExperimentResult };
 }
 
 export type Verb = keyof Verbs;

@@ -124,7 +124,7 @@ const handlers: Handlers = {
     if (!session) throw new Error(`no run of side ${side} to describe`);
     return JSON.parse(session.describe(Uint32Array.from(rows))) as string[];
   },
-  experiment: async (engine, ctx, r) => {
+  experiment: async (engine, ctx, r, names = []) => {
     const request: SessionRequest = {
       source: r.source,
       file: r.file,
@@ -151,9 +151,12 @@ const handlers: Handlers = {
         await new Promise((resolve) => setTimeout(resolve, 0));
       }
       ctx.progress(end, end);
+      const metrics: Record<string, number | null> = {};
+      for (const n of names) metrics[n] = session.metric(n) ?? null;
       return {
         summary: JSON.parse(session.summary()) as SessionSummary,
         samples: session.samples(),
+        metrics,
       };
     } finally {
       session.free();

@@ -148,7 +148,11 @@ export function describeHit(
   }
 }
 
-export function Pipeline({ side }: { side: Side }) {
+/**
+ * `highlight`: stage ids (`app`, `wq`, `qdisc`, `ring`, `wire`, `rx`, `acks`) a lesson step
+ * outlines.
+ */
+export function Pipeline({ side, highlight = [] }: { side: Side; highlight?: readonly string[] }) {
   const site = useSite();
   const store = useStore();
   const clock = useClock();
@@ -331,6 +335,25 @@ export function Pipeline({ side }: { side: Side }) {
         onClick={onClick}
       />
       <div className="pipeline-overlay" style={{ width: size.w, height: size.h }}>
+        {highlight.map((id) => {
+          const st = STAGES.find((s) => s.id === id);
+          const r = st
+            ? geo.rect(st.u0, st.u1, 0, LANES_END)
+            : id === 'acks'
+              ? geo.rect(0, 1, ACKS_START, 1)
+              : null;
+          return (
+            r && (
+              <div
+                key={`hl-${id}`}
+                className="lesson-highlight stage-highlight"
+                data-testid={`highlight-${id}`}
+                aria-hidden="true"
+                style={{ left: r.x, top: r.y, width: r.w, height: r.h }}
+              />
+            )
+          );
+        })}
         {STAGES.map((s) => {
           const r = geo.rect(s.u0, s.u1, 0, orientation === 'horizontal' ? 0 : 0.02);
           const style =

@@ -1,0 +1,165 @@
+// The last step of a lesson: the A/B comparison its source document measured. Both variants
+// run to their end in the engine (in a worker of their own, without a trace); the table puts
+// the model's value of each metric (the engine's `sendpath compare` metrics) beside the
+// source's own number from the scenario's [source], and the ratio A/B of both.
+
+import { useEffect, useMemo, useState } from 'react';
+
+import { startEngine } from '../engine/bridge';
+import type { Side } from '../engine/protocol';
+import type { Lesson, LessonStep } from '../model/lesson';
+import { formatMetric, ratioOf as ratio } from '../model/metric';
+import { scenarioMetas } from '../model/lessons';
+import { loadScenario } from '../model/scenarioIndex';
+import { useText } from './useLang';
+
+type Values = Record<string, number | null>;
+
+interface Runs {
+  phase: 'running' | 'done' | 'failed';
+  progress: Record<Side, number>;
+  values: Partial<Record<Side, Values>>;
+  error: string | null;
+}
+
+export function ABTable({ lesson, step }: { lesson: Lesson; step: LessonStep }) {
+  const t = useText();
+  const compare = step.compare!;
+  const source = useMemo(() => scenarioMetas().get(lesson.scenario)?.source ?? null, [lesson]);
+  const [runs, setRuns] = useState<Runs>({
+    phase: 'running',
+    progress: { a: 0, b: 0 },
+    values: {},
+    error: null,
+  });
+
+  useEffect(() => {
+    const engine = startEngine();
+    let live = true;
+    const go = async () => {
+      const text = await loadScenario(lesson.scenario);
+      for (const side of ['a', 'b'] as const) {
+        const result = await engine.callWithProgress(
+          'experiment',
+          (done, total) => {
+            if (live)
+              setRuns((r) => ({
+                ...r,
+                progress: { ...r.progress, [side]: total > 0 ? done / total : 0 },
+              }));
+          },
+          {
+            source: text,
+            file: `scenarios/${lesson.scenario}.toml`,
+            variant: compare[side],
+            sets: step.sets,
+          },
+          step.metrics,
+        );
+        if (!live) return;
+        setRuns((r) => ({
+          ...r,
+          progress: { ...r.progress, [side]: 1 },
+          values: { ...r.values, [side]: result.metrics },
+        }));
+      }
+      if (live) setRuns((r) => ({ ...r, phase: 'done' }));
+    };
+    go().catch((err: unknown) => {
+      if (live)
+        setRuns((r) => ({
+          ...r,
+          phase: 'failed',
+          error: err instanceof Error ? err.message : String(err),
+        }));
+    });
+    return () => {
+      live = false;
+      engine.terminate();
+    };
+  }, [lesson, step, compare]);
+
+  const src = (v: string, m: string) => source?.values.get(v)?.get(m) ?? null;
+  const anySource = step.metrics.some(
+    (m) => src(compare.a, m) !== null || src(compare.b, m) !== null,
+  );
+  const label = (m: string) => {
+    const l = t.ab.metrics;
+    if (m === 'elapsed_s' || m === 'throughput_mbit' || m === 'ctxt_switches') return l[m];
+    const [host, name] = m.split(':') as [string, string];
+    if (name === 'tcp_mem_pages') return l.tcp_mem_pages(host);
+    if (name === 'qdisc_backlog_bytes') return l.qdisc_backlog_bytes(host);
+    return l.counter(host, name);
+  };
+
+  return (
+    <section
+      className="ab-table"
+      aria-labelledby="ab-h"
+      data-testid="ab-table"
+      data-phase={runs.phase}
+    >
+      <h2 id="ab-h">{t.ab.region}</h2>
+      {runs.phase === 'running' && (
+        <p role="status">
+          {(['a', 'b'] as const)
+            .map((s) => t.ab.running(compare[s], runs.progress[s] * 100))
+            .join(' · ')}
+        </p>
+      )}
+      {runs.error && (
+        <p role="alert" className="note">
+          {t.ab.failed(runs.error)}
+        </p>
+      )}
+      <table>
+        <caption>{t.ab.caption(compare.a, compare.b)}</caption>
+        <thead>
+          <tr>
+            <th scope="col" rowSpan={2}>
+              {t.ab.metric}
+            </th>
+            <th scope="colgroup" colSpan={3}>
+              {t.ab.model}
+            </th>
+            <th scope="colgroup" colSpan={3}>
+              {t.ab.source}
+            </th>
+          </tr>
+          <tr>
+            <th scope="col">A</th>
+            <th scope="col">B</th>
+            <th scope="col">{t.ab.ratio}</th>
+            <th scope="col">A</th>
+            <th scope="col">B</th>
+            <th scope="col">{t.ab.ratio}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {step.metrics.map((m) => {
+            const ma = runs.values.a?.[m];
+            const mb = runs.values.b?.[m];
+            const sa = src(compare.a, m);
+            const sb = src(compare.b, m);
+            return (
+              <tr key={m} data-metric={m}>
+                <th scope="row">
+                  {label(m)} <code className="muted">{m}</code>
+                </th>
+                <td data-col="model-a">{formatMetric(ma)}</td>
+                <td data-col="model-b">{formatMetric(mb)}</td>
+                <td data-col="model-ratio">{formatMetric(ratio(ma, mb))}</td>
+                <td data-col="source-a">{formatMetric(sa)}</td>
+                <td data-col="source-b">{formatMetric(sb)}</td>
+                <td data-col="source-ratio">{formatMetric(ratio(sa, sb))}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <p className="muted">
+        {source && anySource ? t.ab.sourceName(source.name) : t.ab.noSourceNote}
+      </p>
+    </section>
+  );
+}
