@@ -8,6 +8,8 @@ export interface KindInfo {
   name: string;
   func: string;
   fields: string[];
+  /** In a recording's schema (capture/replay.ts): the recorded event kind its rows come from. */
+  recorded?: string;
 }
 
 /** `sendpath_core::trace::schema()`. */

@@ -205,6 +205,53 @@ export interface RunModel {
   skbIndex: IntervalIndex;
   /** Where the worker spent its time on this run, ms (set by the worker; 0 elsewhere). */
   timing: { runMs: number; columnsMs: number; deriveMs: number };
+  /** Set when the run is a replayed recording rather than a simulation (capture/replay.ts). */
+  recording?: RecordingFacts;
+}
+
+/** The pipeline's stages, as a recording covers them. */
+export type RecordedStage = 'app' | 'wq' | 'qdisc' | 'ring' | 'wire' | 'rx' | 'acks';
+
+/**
+ * What a replayed recording adds to its run model. Its rows are the recorded events, one row
+ * each, under the engine kind closest to the tracepoint that recorded them (`schema` renames
+ * those kinds to their tracepoints and adds the kinds only recordings have); what the recording
+ * cannot show is listed per stage, never filled in.
+ */
+export interface RecordingFacts {
+  /** The file's name. */
+  name: string;
+  /** Its format (capture/model.ts CaptureFormat). */
+  format: string;
+  /** `uname -r` of the recording host, when recorded. */
+  kernel: string | null;
+  /** The schema of this model's rows (use it instead of the engine's for this model). */
+  schema: TraceSchema;
+  /** Per stage of the pipeline: whether the recording shows it, and why (not). */
+  stages: Record<RecordedStage, { recorded: boolean; reason: string }>;
+  /** What the replay infers rather than reads, each in a sentence. */
+  inferred: string[];
+  /** Events of the recording in this window, and in all. */
+  events: number;
+  totalEvents: number;
+  /** Time 0 of the replay on the recording's own axis (ns since the capture's t0). */
+  anchorNs: number;
+  /** The recording's span on the replay's axis: [startNs, endNs]. */
+  startNs: number;
+  endNs: number;
+}
+
+/** How deriveRun reads rows that are not the engine's own. */
+export interface DeriveOptions {
+  /**
+   * The rows are a recording (capture/replay.ts): `sendmsg_copy` rows are the iterations of
+   * the application's calls (their socket sends); a packet's path below its `ring_post` (the
+   * recorded `net_dev_start_xmit`) is not recorded: it counts as on its way from its xmit
+   * until the ACK covering its last byte (data), or as gone at its xmit (ACKs, and data whose
+   * bytes are not known); with no TX completion recorded the socket's memory is freed at xmit,
+   * as veth and lo do.
+   */
+  recording?: boolean;
 }
 
 /** Most bucket entries an interval index may hold (long-lived items repeat in each bucket). */
@@ -357,7 +404,9 @@ export function deriveRun(
   summary: SessionSummary,
   samples: Float64Array,
   schema: TraceSchema,
+  options: DeriveOptions = {},
 ): RunModel {
+  const recording = options.recording === true;
   const K = kindCodes(schema);
   const F = (kind: string, field: string) => fieldIndex(schema, kind, field);
   const stride = cols.stride;
@@ -641,7 +690,8 @@ export function deriveRun(
         if (sk >= 0) {
           lastCall[sk] = t;
           sends[sk] = 1;
-          app.push(sk, t, APP_WRITING);
+          // A recording has no sendmsg_done: whether the writer is in send() is not recorded.
+          if (!recording) app.push(sk, t, APP_WRITING);
         }
         break;
       case 1 /* sendmsg_wait */:
@@ -658,6 +708,11 @@ export function deriveRun(
         if (sk >= 0) cpuWaits.push({ sk, t0: t, t1: t + V[base]! });
         break;
       case 5 /* sendmsg_copy */: {
+        if (recording && sk >= 0) {
+          // A recorded iteration of tcp_sendmsg_locked: its socket sends (no sendmsg row).
+          sends[sk] = 1;
+          lastCall[sk] = t;
+        }
         const id = V[base + fCopy.skb]!;
         let i = skbById.get(id);
         if (i === undefined) {
@@ -957,6 +1012,7 @@ export function deriveRun(
     if (packets.type[p] === PKT_DATA && packets.sk[p]! >= 0) {
       packets.tAcked[p] = ackedAt(packets.sk[p]!, packets.endSeq[p]!);
     }
+    if (recording) recordedPath(packets, p);
     let start = Infinity;
     for (const a of [packets.tXmit, packets.tEnq, packets.tRing, packets.tWire]) {
       if (a[p]! < start) start = a[p]!;
@@ -1066,6 +1122,33 @@ export function deriveRun(
     skbIndex,
     timing: { runMs: 0, columnsMs: 0, deriveMs: 0 },
   };
+}
+
+/**
+ * A recorded packet below its xmit (DeriveOptions.recording): left the qdisc by its xmit if its
+ * dequeue was not recorded (a batch names only its first skb), freed at xmit without a recorded
+ * TX completion, and on its way until the ACK of its last byte (data of a known socket and
+ * bytes) or gone.
+ */
+function recordedPath(P: Packets, p: number): void {
+  const x = P.tRing[p]!;
+  if (Number.isNaN(x)) {
+    // Its exit was not recorded: it had left by the ACK of its last byte, at the latest.
+    const acked = P.tAcked[p]!;
+    if (Number.isFinite(acked)) {
+      if (!Number.isNaN(P.tEnq[p]!) && Number.isNaN(P.tDeq[p]!)) P.tDeq[p] = acked;
+      if (Number.isNaN(P.tDone[p]!)) P.tDone[p] = acked;
+      P.tRx[p] = acked;
+    }
+    return;
+  }
+  if (!Number.isNaN(P.tEnq[p]!) && Number.isNaN(P.tDeq[p]!)) P.tDeq[p] = x;
+  if (Number.isNaN(P.tDone[p]!)) P.tDone[p] = x;
+  P.tWire[p] = x;
+  P.tWireEnd[p] = x;
+  const known = P.type[p] === PKT_DATA && P.sk[p]! >= 0 && Number.isFinite(P.endSeq[p]!);
+  // Not yet acknowledged at the window's end: still on its way (NaN), like a simulated packet.
+  P.tRx[p] = known ? (P.tAcked[p]! >= x ? P.tAcked[p]! : NaN) : x;
 }
 
 interface SpanInput {
