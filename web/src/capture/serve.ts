@@ -6,19 +6,85 @@
 //                                  <------  { kind: 'progress', id, bytesRead, totalBytes } ...
 //                                  <------  { kind: 'done', id, result }   (typed arrays transferred)
 //
+// A replay session (the site's native mode) keeps the model in the worker and sends the page
+// what it shows: the capture's head, the run model of a window, the scenario keys, the words of
+// rows. The model never crosses to the page whole.
+//
+//   { kind: 'open', id, source, schema, registry } ->  parse as above (progress), then
+//                                  <------  { kind: 'opened', id, name, result: OpenResult }
+//   { kind: 'replay', id, window } ------>  <------  { kind: 'replayed', id, model } | error
+//   { kind: 'describe', id, rows } ------>  <------  { kind: 'described', id, texts }
+//
 // `source` is a Blob (a File from the picker or a drop) or a URL (`?capture=<url>`: same-origin,
 // or a server that sends CORS headers). Nothing leaves the browser.
 
-import type { ParseResult } from './model';
+import type { TraceSchema } from '../model/catalog';
+import type { RunModel } from '../model/derive';
+import { transferables } from '../model/trace';
+import {
+  EVENT_KINDS,
+  type CaptureFormat,
+  type Diagnostic,
+  type EventKind,
+  type EventWindow,
+  type ParseResult,
+  type RecordedConfig,
+  type ReplayModel,
+  type StageCoverage,
+  type WorkloadRecord,
+} from './model';
 import { modelTransferables, parseCaptureStream } from './parse';
+import { describeReplayRow, replayRun, type ReplayRows, type ReplayWindow } from './replay';
+import { scenarioFromRecording, type KeyRegistry, type ScenarioMapping } from './scenario';
 
 export type CaptureSource = { blob: Blob; name: string } | { url: string };
 
-export type CaptureRequest = { kind: 'parse'; id: number; source: CaptureSource };
+/** What the page keeps of an opened capture: everything but its events. */
+export interface ReplayHead {
+  format: CaptureFormat;
+  config: RecordedConfig;
+  coverage: StageCoverage[];
+  eventWindow: EventWindow | null;
+  eventCounts: Record<EventKind, number>;
+  counterSamples: number;
+  workload: WorkloadRecord | null;
+  durationNs: number;
+  truncated: boolean;
+  lines: number;
+  bytes: number;
+}
+
+export type OpenResult =
+  | {
+      ok: true;
+      head: ReplayHead;
+      diagnostics: Diagnostic[];
+      diagnosticsDropped: number;
+      model: RunModel;
+      scenario: ScenarioMapping;
+      /** Milliseconds the worker spent: reading and parsing, then the run model. */
+      timing: { parseMs: number; replayMs: number };
+    }
+  | { ok: false; error: Diagnostic; diagnostics: Diagnostic[]; diagnosticsDropped: number };
+
+export type CaptureRequest =
+  | { kind: 'parse'; id: number; source: CaptureSource }
+  | {
+      kind: 'open';
+      id: number;
+      source: CaptureSource;
+      schema: TraceSchema;
+      registry: KeyRegistry;
+    }
+  | { kind: 'replay'; id: number; window: ReplayWindow }
+  | { kind: 'describe'; id: number; rows: number[] };
 
 export type CaptureMessage =
   | { kind: 'progress'; id: number; bytesRead: number; totalBytes: number | null }
-  | { kind: 'done'; id: number; result: ParseResult; name: string };
+  | { kind: 'done'; id: number; result: ParseResult; name: string }
+  | { kind: 'opened'; id: number; result: OpenResult; name: string }
+  | { kind: 'replayed'; id: number; model: RunModel | null; error: string | null }
+  | { kind: 'described'; id: number; texts: string[] };
 
 export interface CaptureEndpoint {
   postMessage(message: CaptureMessage, transfer?: Transferable[]): void;
@@ -30,7 +96,7 @@ function progressStep(total: number | null): number {
   return total ? Math.min(total / 100, 4 << 20) : 4 << 20;
 }
 
-async function open(
+async function openSource(
   source: CaptureSource,
 ): Promise<{ stream: ReadableStream<Uint8Array>; total: number | null; name: string }> {
   if ('blob' in source)
@@ -57,29 +123,132 @@ async function open(
   };
 }
 
+function headOf(m: ReplayModel): ReplayHead {
+  const eventCounts = {} as Record<EventKind, number>;
+  for (const k of EVENT_KINDS) eventCounts[k] = m.events.tables[k].count;
+  return {
+    format: m.format,
+    config: m.config,
+    coverage: m.coverage,
+    eventWindow: m.eventWindow,
+    eventCounts,
+    counterSamples: m.counters.length,
+    workload: m.workload,
+    durationNs: m.durationNs,
+    truncated: m.truncated,
+    lines: m.lines,
+    bytes: m.bytes,
+  };
+}
+
 export function serveCaptureParsing(endpoint: CaptureEndpoint): void {
+  /** The open replay session of this worker: its model, schema and the rows of its window. */
+  let session: { model: ReplayModel; schema: TraceSchema; name: string; rows: ReplayRows } | null =
+    null;
+
   endpoint.addEventListener('message', (event) => {
     const req = event.data as CaptureRequest;
-    if (typeof req !== 'object' || req === null || req.kind !== 'parse') return;
-    void handle(req);
+    if (typeof req !== 'object' || req === null) return;
+    if (req.kind === 'parse') void handle(req);
+    else if (req.kind === 'open') void open(req);
+    else if (req.kind === 'replay') replay(req);
+    else if (req.kind === 'describe') {
+      const s = session;
+      const texts = s ? req.rows.map((r) => describeReplayRow(s.model, s.rows, r)) : [];
+      endpoint.postMessage({ kind: 'described', id: req.id, texts });
+    }
   });
 
-  async function handle(req: CaptureRequest): Promise<void> {
+  function replay(req: Extract<CaptureRequest, { kind: 'replay' }>): void {
+    if (!session) {
+      endpoint.postMessage({ kind: 'replayed', id: req.id, model: null, error: 'no capture open' });
+      return;
+    }
+    try {
+      const r = replayRun(session.model, session.schema, session.name, req.window);
+      session.rows = r.rows;
+      endpoint.postMessage(
+        { kind: 'replayed', id: req.id, model: r.model, error: null },
+        transferables(r.model),
+      );
+    } catch (err) {
+      endpoint.postMessage({
+        kind: 'replayed',
+        id: req.id,
+        model: null,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+
+  async function open(req: Extract<CaptureRequest, { kind: 'open' }>): Promise<void> {
     let name = 'capture';
     try {
-      const opened = await open(req.source);
+      const t0 = performance.now();
+      const opened = await openSource(req.source);
       name = opened.name;
-      const step = progressStep(opened.total);
-      let next = step;
       const result = await parseCaptureStream(
         opened.stream,
         opened.total,
-        (bytesRead, totalBytes) => {
-          if (bytesRead >= next || bytesRead === totalBytes) {
-            next = bytesRead + step;
-            endpoint.postMessage({ kind: 'progress', id: req.id, bytesRead, totalBytes });
-          }
+        progressPoster(req.id, opened.total),
+      );
+      const t1 = performance.now();
+      if (!result.ok) {
+        endpoint.postMessage({ kind: 'opened', id: req.id, name, result });
+        return;
+      }
+      const r = replayRun(result.model, req.schema, name, null);
+      const scenario = scenarioFromRecording(result.model, req.registry);
+      session = { model: result.model, schema: req.schema, name, rows: r.rows };
+      const out: OpenResult = {
+        ok: true,
+        head: headOf(result.model),
+        diagnostics: result.diagnostics,
+        diagnosticsDropped: result.diagnosticsDropped,
+        model: r.model,
+        scenario,
+        timing: { parseMs: t1 - t0, replayMs: performance.now() - t1 },
+      };
+      endpoint.postMessage(
+        { kind: 'opened', id: req.id, name, result: out },
+        transferables(r.model),
+      );
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      endpoint.postMessage({
+        kind: 'opened',
+        id: req.id,
+        name,
+        result: {
+          ok: false,
+          error: { severity: 'error', line: null, message },
+          diagnostics: [],
+          diagnosticsDropped: 0,
         },
+      });
+    }
+  }
+
+  function progressPoster(id: number, total: number | null) {
+    const step = progressStep(total);
+    let next = step;
+    return (bytesRead: number, totalBytes: number | null) => {
+      if (bytesRead >= next || bytesRead === totalBytes) {
+        next = bytesRead + step;
+        endpoint.postMessage({ kind: 'progress', id, bytesRead, totalBytes });
+      }
+    };
+  }
+
+  async function handle(req: Extract<CaptureRequest, { kind: 'parse' }>): Promise<void> {
+    let name = 'capture';
+    try {
+      const opened = await openSource(req.source);
+      name = opened.name;
+      const result = await parseCaptureStream(
+        opened.stream,
+        opened.total,
+        progressPoster(req.id, opened.total),
       );
       endpoint.postMessage(
         { kind: 'done', id: req.id, result, name },
