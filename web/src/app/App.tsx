@@ -13,6 +13,7 @@ import { Controls } from './Controls';
 import { Deferred } from './Deferred';
 import { Header } from './Header';
 import { msg } from './messages';
+import { CaptureIntro, CaptureStatus, DropZone, RecordingSummary } from './Native';
 import { Pipeline } from './pipeline/Pipeline';
 import { changeSpeed, goToRow, logSide, Player, stepEvent, stepKind } from './Player';
 import { SiteStore } from './store';
@@ -24,6 +25,7 @@ const Counters = lazy(() => import('./Counters').then((m) => ({ default: m.Count
 const DecisionLog = lazy(() => import('./DecisionLog').then((m) => ({ default: m.DecisionLog })));
 const Experiment = lazy(() => import('./Experiment').then((m) => ({ default: m.Experiment })));
 const Presets = lazy(() => import('./Presets').then((m) => ({ default: m.Presets })));
+const NativePanel = lazy(() => import('./NativePanel').then((m) => ({ default: m.NativePanel })));
 const WhyPanel = lazy(() => import('./WhyPanel').then((m) => ({ default: m.WhyPanel })));
 
 export function App() {
@@ -144,7 +146,10 @@ function Page() {
     const first = seeded.current ? null : store.getSnapshot().state;
     seeded.current = true;
     clock.setRange(a.summary.fromNs, a.summary.toNs);
-    if (first?.t !== null && first?.t !== undefined) clock.seek(first.t, first.row);
+    // A recording opens where the store chose (its first activity, or the link's cursor).
+    const openAt = a.recording ? store.getSnapshot().capture?.openAtNs : undefined;
+    if (openAt !== undefined && openAt !== null) clock.seek(openAt);
+    else if (first?.t !== null && first?.t !== undefined) clock.seek(first.t, first.row);
   }, [a, clock, store]);
   // The cursor goes to the URL when it rests.
   useEffect(
@@ -191,21 +196,28 @@ function Page() {
       <Header />
       <main>
         <section className="intro" aria-labelledby="scenario-h">
-          <h2 id="scenario-h">
-            {info
-              ? scenarioText(currentLang(), site.state.a.scenario, info).title
-              : site.state.a.scenario}
-          </h2>
-          {info && (
-            <p className="summary">
-              {scenarioText(currentLang(), site.state.a.scenario, info).summary}
-            </p>
+          <CaptureStatus />
+          {site.capture ? (
+            <CaptureIntro />
+          ) : (
+            <>
+              <h2 id="scenario-h">
+                {info
+                  ? scenarioText(currentLang(), site.state.a.scenario, info).title
+                  : site.state.a.scenario}
+              </h2>
+              {info && (
+                <p className="summary">
+                  {scenarioText(currentLang(), site.state.a.scenario, info).summary}
+                </p>
+              )}
+            </>
           )}
           <p className="muted engine-line">
             <span>
               {msg.engine.version} <span data-testid="engine-version">{site.version ?? '…'}</span>
             </span>
-            {a && (
+            {a && !a.recording && (
               <span>
                 {' · '}
                 {msg.run.runLine(
@@ -249,7 +261,13 @@ function Page() {
             {(['a', 'b'] as const).map((side) =>
               site[side] ? (
                 <div key={side} className="pipeline-side">
-                  {site.b && (
+                  {site.b && site.capture && (
+                    <h3 className="side-title">
+                      {msg.run.sideLabel(side)}:{' '}
+                      {side === 'a' ? msg.native.sideRecording : msg.native.sideSimulation}
+                    </h3>
+                  )}
+                  {site.b && !site.capture && (
                     <h3 className="side-title">
                       {msg.run.sideLabel(side)}:{' '}
                       {site[side]?.info?.variants.find((v) => v.name === site.state[side]?.variant)
@@ -268,20 +286,26 @@ function Page() {
             <Legend />
           </section>
           <aside className="side-panel">
-            <Controls />
+            {site.capture && site.state.edit !== 'b' ? <RecordingSummary /> : <Controls />}
           </aside>
         </div>
+        {site.capture && <Deferred armed={!!a} title={msg.native.region} component={NativePanel} />}
         <Deferred armed={!!a} title={msg.why.region} component={WhyPanel} />
         <Deferred armed={!!a} title={msg.charts.region} component={Charts} />
         <div className="two-col">
           <Deferred armed={!!a} title={msg.log.region} component={DecisionLog} />
           <Deferred armed={!!a} title={msg.counters.region} component={Counters} />
         </div>
-        {site.b && <Deferred armed={!!a} title={msg.compare.region} component={Compare} />}
-        <Deferred armed={!!a} title={msg.experiment.region} component={Experiment} />
+        {site.b && !site.capture && (
+          <Deferred armed={!!a} title={msg.compare.region} component={Compare} />
+        )}
+        {!site.capture && (
+          <Deferred armed={!!a} title={msg.experiment.region} component={Experiment} />
+        )}
         <Deferred armed={!!a} title={`${msg.header.preset}s`} component={Presets} />
       </main>
       <Shortcuts open={help} onClose={() => setHelp(false)} />
+      <DropZone />
     </>
   );
 }

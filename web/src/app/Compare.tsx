@@ -19,15 +19,21 @@ export function DiffTable({
   caption,
   order,
   testId,
+  labels,
+  highlight = false,
 }: {
   a: RunResult;
   b: RunResult;
   caption: string;
   order: readonly string[];
   testId: string;
+  /** Column names other than A, B and "B − A" (a recording against its simulation). */
+  labels?: { host: string; counter: string; a: string; b: string; diff: string };
+  /** Mark rows whose values differ by more than a quarter ("far") or at all ("differs"). */
+  highlight?: boolean;
 }) {
   const rows = counterDiff(countersOf(a), countersOf(b), order);
-  const c = msg.compare;
+  const c = labels ?? { ...msg.compare, a: 'A', b: 'B' };
   return (
     <table className="diff" data-testid={testId}>
       <caption>{caption}</caption>
@@ -35,16 +41,18 @@ export function DiffTable({
         <tr>
           <th scope="col">{c.host}</th>
           <th scope="col">{c.counter}</th>
-          <th scope="col">A</th>
-          <th scope="col">B</th>
+          <th scope="col">{c.a}</th>
+          <th scope="col">{c.b}</th>
           <th scope="col">{c.diff}</th>
         </tr>
       </thead>
       <tbody>
         {rows.map((r) => {
           const d = r.b - r.a;
+          const far = Math.abs(d) > 0.25 * Math.max(Math.abs(r.a), Math.abs(r.b));
+          const cls = d === 0 ? 'same' : highlight ? (far ? 'differs far' : 'differs') : undefined;
           return (
-            <tr key={`${r.host}/${r.name}`} className={d === 0 ? 'same' : undefined}>
+            <tr key={`${r.host}/${r.name}`} className={cls}>
               <td>{r.host}</td>
               <th scope="row">{r.name}</th>
               <td>{formatCount(r.a)}</td>

@@ -67,9 +67,14 @@ function Ss({ side }: { side: Side }) {
   if (!m) return null;
   const sockets = m.summary.result.sockets;
   const hosts = m.summary.result.host_names;
+  const acks = m.socks.acks;
   const shown = sockets
     .map((s, i) => ({ s, i }))
-    .filter(({ i }) => m.socks.sends[i] === 1)
+    // A recording also lists the sockets tcp_probe saw (their writes may not be attributable).
+    .filter(
+      ({ i }) =>
+        m.socks.sends[i] === 1 || (m.recording && (acks.off[i + 1] ?? 0) > (acks.off[i] ?? 0)),
+    )
     .slice(0, 16);
   return (
     <div className="ss" data-testid={`ss-${side}`}>
@@ -84,7 +89,9 @@ function Ss({ side }: { side: Side }) {
             return (
               `${st.established ? 'ESTAB' : 'SYN-SENT'} ${hosts[s.host]}:sk${i} -> ${hosts[sockets[s.peer]?.host ?? 0]}:sk${s.peer}\n` +
               `\t mss:${st.mss} cwnd:${st.cwnd}${st.ssthresh !== null ? ` ssthresh:${st.ssthresh}` : ''} rtt:${(st.srttUs / 1000).toFixed(3)}ms` +
-              ` pacing_rate ${formatSsRate(st.pacingRate)} unacked:${st.packetsOut}` +
+              (m.recording
+                ? ''
+                : ` pacing_rate ${formatSsRate(st.pacingRate)} unacked:${st.packetsOut}`) +
               ` bytes_in_flight:${st.bytesInFlight} notsent:${st.notsent} wmem_alloc:${formatBytes(st.wmemAlloc).replace(' B', '')}` +
               (st.delackDueNs !== null ? ` delack:${formatNs(st.delackDueNs - cursor.t)}` : '')
             );

@@ -10,6 +10,7 @@ import {
   functionOptions,
   parseLogFilter,
   reasonOptions,
+  schemaOf,
   serializeLogFilter,
   type LogFilter,
 } from '../model/log';
@@ -30,7 +31,7 @@ export function DecisionLog() {
   const side = logSide(site);
   const view = site[side];
   const m = view?.model ?? null;
-  const schema = site.catalog?.trace;
+  const schema = schemaOf(m, site.catalog?.trace);
   const filter = parseLogFilter(site.state.log);
   const rows = useMemo(
     () => (m && schema ? filterRows(m, schema, filter) : new Uint32Array(0)),
@@ -153,7 +154,7 @@ export function DecisionLog() {
             onChange={(e) => setFilter({ reason: e.target.value || null })}
           >
             <option value="">{l.any}</option>
-            {(schema ? reasonOptions(schema) : []).map((r) => (
+            {(schema && !m?.recording ? reasonOptions(schema) : []).map((r) => (
               <option key={r.value} value={r.value}>
                 {r.label}
               </option>

@@ -5,9 +5,11 @@ import { scenarioText } from '../i18n/content';
 import { currentLang } from '../i18n/current';
 import { useState } from 'react';
 
+import { SAMPLES_PATH } from '../capture/samples';
 import type { Theme } from '../model/urlstate';
 import { useSite, useStore } from './context';
 import { msg } from './messages';
+import { CAPTURE_OPTION, OpenRecording, openSample, SampleOptions } from './Native';
 
 export function Header() {
   const site = useSite();
@@ -18,6 +20,14 @@ export function Header() {
   const preset = site.presets.find((p) => p.name === state.a.scenario);
   const variants = site.a.info?.variants ?? preset?.variants ?? [];
   const others = variants.filter((v) => v.name !== state.a.variant);
+  const cap = site.capture;
+  const sample =
+    cap?.url?.startsWith(SAMPLES_PATH) === true ? cap.url.slice(SAMPLES_PATH.length) : null;
+  const menuValue = cap
+    ? sample
+      ? `${CAPTURE_OPTION}${sample}`
+      : CAPTURE_OPTION
+    : state.a.scenario;
   return (
     <header className="site-header">
       <div className="brand">
@@ -29,10 +39,19 @@ export function Header() {
           {h.preset}{' '}
           <select
             aria-label={h.preset}
-            value={state.a.scenario}
+            value={menuValue}
             onFocus={() => void store.loadPresets()}
             onPointerDown={() => void store.loadPresets()}
-            onChange={(e) => void store.setScenario(e.target.value)}
+            onChange={(e) => {
+              const v = e.target.value;
+              if (v.startsWith(CAPTURE_OPTION)) {
+                if (v.length > CAPTURE_OPTION.length)
+                  openSample(store, v.slice(CAPTURE_OPTION.length));
+                return;
+              }
+              store.closeCapture();
+              void store.setScenario(v);
+            }}
           >
             {site.presets.map((p) => (
               <option key={p.name} value={p.name}>
@@ -45,24 +64,29 @@ export function Header() {
                 }
               </option>
             ))}
+            <SampleOptions />
+            {cap && !sample && <option value={CAPTURE_OPTION}>{msg.native.title(cap.name)}</option>}
           </select>
         </label>
-        <label className="inline">
-          {h.variant}{' '}
-          <select
-            aria-label={h.variant}
-            value={state.a.variant ?? ''}
-            onChange={(e) => store.setVariant('a', e.target.value || null)}
-          >
-            <option value="">{h.fileAsWritten}</option>
-            {variants.map((v) => (
-              <option key={v.name} value={v.name}>
-                {v.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        {state.b ? (
+        <OpenRecording />
+        {!cap && (
+          <label className="inline">
+            {h.variant}{' '}
+            <select
+              aria-label={h.variant}
+              value={state.a.variant ?? ''}
+              onChange={(e) => store.setVariant('a', e.target.value || null)}
+            >
+              <option value="">{h.fileAsWritten}</option>
+              {variants.map((v) => (
+                <option key={v.name} value={v.name}>
+                  {v.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {cap ? null : state.b ? (
           <>
             <label className="inline">
               B{' '}

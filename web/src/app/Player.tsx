@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 
 import type { Side } from '../engine/protocol';
 import { formatInstant, formatNs } from '../model/format';
-import { stepKinds, stepMatcher } from '../model/log';
+import { schemaOf, stepKinds, stepMatcher } from '../model/log';
 import { defaultSpeed, sliderMax, sliderToSpeed, speedToSlider } from '../model/playback';
 import { nextRow, rowAtOrBefore } from '../model/trace';
 import type { Clock } from './clock';
@@ -43,7 +43,7 @@ export function cursorRow(snap: Snapshot, t: number, row: number | null): number
 /** Steps to the next (previous) row of the chosen kind; returns false when there is none. */
 export function stepKind(snap: Snapshot, clock: Clock, dir: 1 | -1): boolean {
   const m = snap[logSide(snap)]?.model;
-  const schema = snap.catalog?.trace;
+  const schema = schemaOf(m, snap.catalog?.trace);
   if (!m || !schema) return false;
   const match = stepMatcher(m, schema, snap.state.step);
   if (!match) return false;
@@ -131,13 +131,13 @@ export function Player({ status, runState }: { status: string; runState: string 
   const clock = useClock();
   const cursor = useCursor();
   const m = site.a.model;
-  const schema = site.catalog?.trace;
+  const lm = site[logSide(site)]?.model;
+  const schema = schemaOf(lm, site.catalog?.trace);
   const kinds = useMemo(() => (schema ? stepKinds(schema) : []), [schema]);
   const speed = speedOf(site);
   useEffect(() => clock.setSpeed(speed), [clock, speed]);
   const from = m?.summary.fromNs ?? 0;
   const to = m?.summary.toNs ?? 1;
-  const lm = site[logSide(site)]?.model;
   const row = cursorRow(site, cursor.t, cursor.row);
   const total = lm?.cols.t.length ?? 0;
   const disabled = !m;

@@ -4,8 +4,10 @@ import { scenarioText } from '../i18n/content';
 import { currentLang } from '../i18n/current';
 import { useEffect } from 'react';
 
+import { SAMPLE_FILES } from '../capture/samples';
 import { useSite, useStore } from './context';
 import { msg } from './messages';
+import { openSample } from './Native';
 
 export function Presets() {
   const site = useSite();
@@ -27,6 +29,17 @@ export function Presets() {
               {scenarioText(currentLang(), p.name, p).title}
             </button>
             <p className="muted">{scenarioText(currentLang(), p.name, p).summary}</p>
+          </li>
+        ))}
+      </ul>
+      <h3>{msg.native.recordings}</h3>
+      <ul>
+        {SAMPLE_FILES.map((f) => (
+          <li key={f}>
+            <button type="button" onClick={() => openSample(store, f)}>
+              {msg.native.samples[f]?.title ?? f}
+            </button>
+            <p className="muted">{msg.native.samples[f]?.summary}</p>
           </li>
         ))}
       </ul>

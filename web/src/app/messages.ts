@@ -263,6 +263,111 @@ export const en = {
     mem: 'TCP memory (pages, average)',
     notFinished: 'not finished',
   },
+  native: {
+    region: 'Recording',
+    open: 'Open a recording…',
+    openHint:
+      'A capture of sendpath-record, nstat or bpftrace output: read in your browser, never uploaded. You can also drop a file on the page.',
+    dropHere: 'Drop a recording to replay it',
+    recordings: 'Recordings',
+    samples: {
+      'autocork-on.jsonl': {
+        title: 'Recorded: autocorking on, 128-byte writes in bursts',
+        summary:
+          '929 writes of 128 B in bursts of 32 every 5 ms with TCP_NODELAY, tbf at 20 Mbit/s on a veth, net.ipv4.tcp_autocorking=1: 518 skbs leave (TcpExtTCPAutoCorking 50).',
+      },
+      'autocork-off.jsonl': {
+        title: 'Recorded: autocorking off, 128-byte writes in bursts',
+        summary: 'The same writes with net.ipv4.tcp_autocorking=0: 752 skbs leave.',
+      },
+      'pingpong-default.jsonl': {
+        title: 'Recorded: Nagle and delayed ACK ping-pong',
+        summary:
+          '1000 B as 100 writes each way, 100 rounds on lo: 9 s, two 40 ms delayed ACKs per round.',
+      },
+      'pingpong-nodelay.jsonl': {
+        title: 'Recorded: ping-pong with TCP_NODELAY',
+        summary: 'The same ping-pong with TCP_NODELAY on both ends: 0.06 s.',
+      },
+      'bulk-40ms.jsonl': {
+        title: 'Recorded: one 2 MB write over a 40 ms RTT',
+        summary:
+          "One 2,000,000-byte write with SO_SNDBUF 1,000,000 through a forwarder delaying 20 ms each way (605ad7f1's netperf -l -2000000): 165 skbs carry 1386 segments.",
+      },
+    } as Record<string, { title: string; summary: string }>,
+    reading: (name: string) => `Reading ${name}…`,
+    progress: (read: string, total: string | null, pct: number | null) =>
+      total === null ? `${read} read` : `${read} of ${total} (${pct?.toFixed(0) ?? 0} %)`,
+    cancel: 'Cancel',
+    failed: (name: string) => `${name} could not be replayed; the page is as it was.`,
+    atLine: (line: number) => `line ${line}: `,
+    problems: (n: number, dropped: number) =>
+      `${n + dropped} problem${n + dropped === 1 ? '' : 's'} in the file: the lines named below were skipped, the rest replays.`,
+    truncated: 'The file ends early (cut short, or still being written): what it holds replays.',
+    title: (name: string) => `Recording: ${name}`,
+    fromFile: 'Opened from a file: a link to this page does not reopen it.',
+    line: (kernel: string, events: number, span: string) =>
+      `kernel ${kernel} · ${formatCount(events)} recorded events · ${span}`,
+    close: 'Close the recording',
+    window: (shown: number, total: number) =>
+      `The replay holds ${formatCount(shown)} of the ${formatCount(total)} recorded events.`,
+    windowApply: 'Replay this window',
+    notRecorded: 'What the recording cannot show',
+    inferred: 'What the replay infers',
+    stageNames: {
+      app: 'send() calls',
+      wq: 'write queue',
+      qdisc: 'qdisc',
+      ring: 'NIC TX ring / TX completion',
+      wire: 'wire',
+      rx: 'receiver',
+      acks: 'ACKs back',
+    } as Record<string, string>,
+    inFlight: (since: string) =>
+      `handed to the driver ${since} ago (net_dev_start_xmit), not yet acknowledged (tcp_probe): its path beyond the device is not recorded`,
+    hatch: 'not recorded',
+    hatchInferred: 'inferred',
+    stageTip: (stage: string, reason: string) => `${stage}: ${reason}`,
+    host: 'Recorded on',
+    hostValue: (host: string, kernel: string, hz: string, cpus: string) =>
+      `${host}, Linux ${kernel}, HZ ${hz}, ${cpus} CPUs`,
+    device: 'Device',
+    qdisc: 'qdisc',
+    workload: 'Workload',
+    simulate: 'Simulate this',
+    simulateIntro:
+      "Runs the engine with the recording's sysctls, qdisc, NIC settings and workload, and puts the simulation beside the recording (B).",
+    simulating: 'Simulating…',
+    simulateAgain: 'Simulate again',
+    stopSimulating: 'Stop comparing',
+    sideRecording: 'Recording',
+    sideSimulation: 'Simulation',
+    keys: 'Scenario keys of the simulation',
+    keyCols: { key: 'Key', value: 'Value', source: 'From', why: 'Where it comes from' },
+    sources: {
+      recorded: 'recorded',
+      approximated: 'approximated',
+      default: 'default',
+    } as Record<string, string>,
+    defaultsUsed: (n: number, kernel: string) =>
+      `${n} keys the recording does not fill: the ${kernel} defaults, each with the reason`,
+    compare: 'Recording and simulation, side by side',
+    compareCaption:
+      "Counters: the recording's whole run against the simulation's full run (differences highlighted)",
+    counterCols: {
+      host: 'Host',
+      counter: 'Counter',
+      a: 'Recording',
+      b: 'Simulation',
+      diff: 'Simulation − recording',
+    },
+    notModelled: (n: number) =>
+      `${n} recorded counters the model does not keep are left out (the simulation has no value for them).`,
+    elapsed: 'Workload time',
+    written: 'Bytes written',
+    simFailed: (e: string) => `The simulation failed: ${e}`,
+    simProgress: (pct: number) => `Full run: ${pct.toFixed(0)} %`,
+  },
   shortcuts: [
     ['Space', 'play / pause'],
     ['← →', 'previous / next event'],
@@ -532,6 +637,111 @@ const zhCN: Messages = {
     finished: '完成用时',
     mem: 'TCP 内存（页，平均）',
     notFinished: '未完成',
+  },
+  native: {
+    region: '录制',
+    open: '打开录制文件…',
+    openHint:
+      'sendpath-record 的录制、nstat 或 bpftrace 的输出：只在浏览器中读取，从不上传。也可以把文件拖放到页面上。',
+    dropHere: '拖放录制文件以回放',
+    recordings: '录制文件',
+    samples: {
+      'autocork-on.jsonl': {
+        title: '录制：autocorking 开启，成批的 128 字节写入',
+        summary:
+          '每 5 ms 一批、每批 32 次 128 B 写入，共 929 次，TCP_NODELAY，veth 上 tbf 限速 20 Mbit/s，net.ipv4.tcp_autocorking=1：发出 518 个 skb（TcpExtTCPAutoCorking 50）。',
+      },
+      'autocork-off.jsonl': {
+        title: '录制：autocorking 关闭，成批的 128 字节写入',
+        summary: '同样的写入，net.ipv4.tcp_autocorking=0：发出 752 个 skb。',
+      },
+      'pingpong-default.jsonl': {
+        title: '录制：Nagle 与延迟 ACK 的乒乓往返',
+        summary:
+          '双方各把 1000 B 分成 100 次写入，在 lo 上往返 100 轮：9 秒，每轮两次 40 ms 的延迟 ACK。',
+      },
+      'pingpong-nodelay.jsonl': {
+        title: '录制：开启 TCP_NODELAY 的乒乓往返',
+        summary: '同样的乒乓往返，两端都开启 TCP_NODELAY：0.06 秒。',
+      },
+      'bulk-40ms.jsonl': {
+        title: '录制：在 40 ms RTT 上一次写入 2 MB',
+        summary:
+          '一次写入 2,000,000 字节，SO_SNDBUF 为 1,000,000，经过单向各延迟 20 ms 的转发程序（605ad7f1 的 netperf -l -2000000）：165 个 skb 携带 1386 个分段。',
+      },
+    } as Record<string, { title: string; summary: string }>,
+    reading: (name: string) => `正在读取 ${name}…`,
+    progress: (read: string, total: string | null, pct: number | null) =>
+      total === null
+        ? `已读取 ${read}`
+        : `已读取 ${read}，共 ${total}（${pct?.toFixed(0) ?? 0} %）`,
+    cancel: '取消',
+    failed: (name: string) => `无法回放 ${name}；页面保持原样。`,
+    atLine: (line: number) => `第 ${line} 行：`,
+    problems: (n: number, dropped: number) =>
+      `文件中有 ${n + dropped} 处问题：下面列出的行已跳过，其余部分照常回放。`,
+    truncated: '文件提前结束（被截断，或仍在写入）：回放其中已有的内容。',
+    title: (name: string) => `录制：${name}`,
+    fromFile: '从文件打开：本页的链接无法重新打开它。',
+    line: (kernel: string, events: number, span: string) =>
+      `内核 ${kernel} · 录制了 ${formatCount(events)} 个事件 · ${span}`,
+    close: '关闭录制',
+    window: (shown: number, total: number) =>
+      `回放包含 ${formatCount(total)} 个已录制事件中的 ${formatCount(shown)} 个。`,
+    windowApply: '回放这个窗口',
+    notRecorded: '录制无法显示的部分',
+    inferred: '回放推断出的部分',
+    stageNames: {
+      app: 'send() 调用',
+      wq: '写队列',
+      qdisc: 'qdisc 队列',
+      ring: '网卡 TX 环 / 发送完成',
+      wire: '线路',
+      rx: '接收端',
+      acks: '返回的 ACK',
+    } as Record<string, string>,
+    inFlight: (since: string) =>
+      `${since} 前已交给驱动（net_dev_start_xmit），尚未被确认（tcp_probe）：它离开设备之后的路径没有录制`,
+    hatch: '未录制',
+    hatchInferred: '推断',
+    stageTip: (stage: string, reason: string) => `${stage}：${reason}`,
+    host: '录制主机',
+    hostValue: (host: string, kernel: string, hz: string, cpus: string) =>
+      `${host}，Linux ${kernel}，HZ ${hz}，${cpus} 个 CPU`,
+    device: '设备',
+    qdisc: 'qdisc 队列',
+    workload: '工作负载',
+    simulate: '模拟这个录制',
+    simulateIntro:
+      '用录制中的内核参数、qdisc、网卡设置和工作负载运行引擎，并把模拟结果（B）放在录制旁边。',
+    simulating: '正在模拟…',
+    simulateAgain: '重新模拟',
+    stopSimulating: '停止对比',
+    sideRecording: '录制',
+    sideSimulation: '模拟',
+    keys: '模拟使用的场景参数',
+    keyCols: { key: '参数', value: '取值', source: '来源', why: '取值依据' },
+    sources: {
+      recorded: '录制',
+      approximated: '近似',
+      default: '默认',
+    } as Record<string, string>,
+    defaultsUsed: (n: number, kernel: string) =>
+      `录制没有提供的 ${n} 个参数：使用 ${kernel} 的默认值，并各附原因`,
+    compare: '录制与模拟并排对比',
+    compareCaption: '计数器：录制的整个运行与模拟的完整运行（差异已突出显示）',
+    counterCols: {
+      host: '主机',
+      counter: '计数器',
+      a: '录制',
+      b: '模拟',
+      diff: '模拟 − 录制',
+    },
+    notModelled: (n: number) => `模型没有的 ${n} 个已录制计数器未列出（模拟中没有它们的值）。`,
+    elapsed: '工作负载用时',
+    written: '写入的字节数',
+    simFailed: (e: string) => `模拟失败：${e}`,
+    simProgress: (pct: number) => `完整运行：${pct.toFixed(0)} %`,
   },
   shortcuts: [
     ['空格', '播放 / 暂停'],

@@ -8,6 +8,11 @@
 // (the engine's error from `scenarioInfo`) is never run: its error is shown next to the
 // control and the last good run stays on screen.
 
+import { openReplay, type ReplaySession } from '../capture/client';
+import type { Diagnostic } from '../capture/model';
+import type { ReplayWindow } from '../capture/replay';
+import type { ScenarioMapping } from '../capture/scenario';
+import type { CaptureSource, ReplayHead } from '../capture/serve';
 import { startEngine, type EngineBridge } from '../engine/bridge';
 import { currentLang } from '../i18n/current';
 import type { ScenarioInfo } from '../engine/generated/ScenarioInfo';
@@ -24,6 +29,7 @@ import {
   type ScenarioEntry,
 } from '../model/scenarioIndex';
 import {
+  DEFAULT_STEP,
   parseState,
   sameRuns,
   serializeState,
@@ -75,6 +81,40 @@ export interface ExperimentView {
   error: string | null;
 }
 
+/** A recording being read (native mode). */
+export interface CaptureLoad {
+  name: string;
+  status: 'loading' | 'failed';
+  bytesRead: number;
+  totalBytes: number | null;
+  /** Why it could not be replayed (failed). */
+  error: Diagnostic | null;
+}
+
+/** The simulation of a recording ("Simulate this"): its full run, for the counters. */
+export interface CaptureSimulation {
+  running: boolean;
+  progress: number;
+  result: ExperimentResult | null;
+  error: string | null;
+}
+
+/** The recording replayed in place of side A. */
+export interface CaptureView {
+  name: string;
+  /** Its URL (the link reopens it), or null when opened from a file. */
+  url: string | null;
+  head: ReplayHead;
+  diagnostics: Diagnostic[];
+  diagnosticsDropped: number;
+  scenario: ScenarioMapping;
+  simulation: CaptureSimulation | null;
+  /** Milliseconds from the file's first byte to its run model on the page. */
+  loadMs: number;
+  /** Where the time cursor goes when its run model arrives (ns). */
+  openAtNs: number | null;
+}
+
 export interface Snapshot {
   engine: 'starting' | 'ready' | 'failed';
   engineError: string | null;
@@ -86,6 +126,10 @@ export interface Snapshot {
   b: SideView | null;
   presets: Preset[];
   experiment: ExperimentView;
+  /** A recording being read, or the last one that could not be. */
+  captureLoad: CaptureLoad | null;
+  /** The recording on screen (side A), if any. */
+  capture: CaptureView | null;
 }
 
 const emptySide = (): SideView => ({
@@ -167,6 +211,8 @@ export class SiteStore {
         variants: [],
       })),
       experiment: { running: false, progress: {}, results: {}, error: null },
+      captureLoad: null,
+      capture: null,
     };
   }
 
@@ -206,10 +252,18 @@ export class SiteStore {
       if (gen !== this.generation) return;
       this.set({ engine: 'failed', engineError: err instanceof Error ? err.message : String(err) });
       return;
+    } finally {
+      for (const w of this.catalogWaiters.splice(0)) w();
     }
     if (this.opts.history !== false) window.addEventListener('popstate', this.onPopState);
     this.set({ state: await withFirstVariants(this.snap.state) });
     this.writeUrl('replace', this.snap.state);
+    const url = this.snap.state.capture;
+    // A link to a recording opens it in place of side A (which runs if it cannot be read).
+    if (url && (await this.openCapture({ url: resolveCaptureUrl(url) }, url))) {
+      if (this.snap.state.b) await this.refresh('b');
+      return;
+    }
     await this.refresh('a');
     if (this.snap.state.b) await this.refresh('b');
   }
@@ -219,6 +273,220 @@ export class SiteStore {
     window.removeEventListener('popstate', this.onPopState);
     this.engine?.terminate();
     this.jobs?.terminate();
+    this.loading?.close();
+    this.replay?.close();
+  }
+
+  // ---- native mode: a recording in place of side A ----
+
+  /** The worker of the recording on screen, and of the one being read. */
+  private replay: ReplaySession | null = null;
+  private loading: ReplaySession | null = null;
+  private simJobs: EngineBridge | null = null;
+
+  /**
+   * Reads a recording in a worker and, when it can be replayed, shows it as side A. Until then,
+   * and when it cannot, the page keeps what it shows (the error is in `captureLoad`). `url` is
+   * what the link keeps (null for a file). Resolves true once the recording is on screen.
+   */
+  async openCapture(source: CaptureSource, url: string | null): Promise<boolean> {
+    const gen = this.generation;
+    await this.catalogReady();
+    const catalog = this.snap.catalog;
+    if (!catalog || gen !== this.generation) return false;
+    this.loading?.close();
+    const name = 'blob' in source ? source.name : captureName(source.url);
+    const started = performance.now();
+    performance.mark('sp:capture-start');
+    this.set({
+      captureLoad: { name, status: 'loading', bytesRead: 0, totalBytes: null, error: null },
+    });
+    const session = openReplay(source, catalog.trace, catalog.keys, (bytesRead, totalBytes) => {
+      if (this.loading !== session) return;
+      const cur = this.snap.captureLoad;
+      if (cur) this.set({ captureLoad: { ...cur, bytesRead, totalBytes } });
+    });
+    this.loading = session;
+    const { result, name: readName } = await session.opened;
+    if (this.loading !== session || gen !== this.generation) return false;
+    this.loading = null;
+    if (!result.ok) {
+      session.close();
+      const cur = this.snap.captureLoad;
+      this.set({
+        captureLoad: {
+          name: readName,
+          status: 'failed',
+          bytesRead: cur?.bytesRead ?? 0,
+          totalBytes: cur?.totalBytes ?? null,
+          error: result.error,
+        },
+      });
+      return false;
+    }
+    this.replay?.close();
+    this.replay = session;
+    this.simJobs?.terminate();
+    this.simJobs = null;
+    const model = result.model;
+    const loadMs = performance.now() - started;
+    performance.mark('sp:capture-loaded');
+    const state: PageState = {
+      ...this.snap.state,
+      capture: url,
+      b: null,
+      edit: 'a',
+      fromNs: model.summary.fromNs,
+      toNs: model.summary.toNs,
+      // A link's cursor stays; otherwise the replay opens just before the first write or packet.
+      t:
+        url !== null && url === this.snap.state.capture && this.snap.state.t !== null
+          ? this.snap.state.t
+          : activityStart(model),
+      row: null,
+      speed: null,
+      sel: '',
+      log: '',
+      step: firstRecordedStep(model),
+    };
+    // One snapshot: the page sees the recording and its cursor together.
+    this.set({
+      state,
+      captureLoad: null,
+      capture: {
+        name: readName,
+        url,
+        head: result.head,
+        diagnostics: result.diagnostics,
+        diagnosticsDropped: result.diagnosticsDropped,
+        scenario: result.scenario,
+        simulation: null,
+        loadMs,
+        openAtNs: state.t,
+      },
+      b: null,
+      a: {
+        ...this.snap.a,
+        model,
+        ctx: sceneContext(model, model.recording!.schema, recordedQdisc(result.head)),
+        runId: this.snap.a.runId + 1,
+        running: false,
+        error: null,
+        baseRun: null,
+      },
+    });
+    this.writeUrl('push', state);
+    return true;
+  }
+
+  cancelCaptureLoad(): void {
+    this.loading?.close();
+    this.loading = null;
+    this.set({ captureLoad: null });
+  }
+
+  dismissCaptureError(): void {
+    if (this.snap.captureLoad?.status === 'failed') this.set({ captureLoad: null });
+  }
+
+  /** Leaves the recording: side A runs its scenario again. */
+  closeCapture(): void {
+    if (!this.snap.capture) return;
+    this.replay?.close();
+    this.replay = null;
+    this.simJobs?.terminate();
+    this.simJobs = null;
+    this.set({ capture: null, a: { ...emptySide(), runId: this.snap.a.runId + 1 } });
+    this.change((s) => ({
+      ...s,
+      capture: null,
+      b: null,
+      edit: 'a',
+      fromNs: 0,
+      toNs: null,
+      t: null,
+      row: null,
+      step: DEFAULT_STEP,
+      sel: '',
+      log: '',
+    }));
+  }
+
+  /** Replays another window of the recording (and re-runs the simulation over it). */
+  async replayWindow(window: ReplayWindow): Promise<void> {
+    const session = this.replay;
+    if (!session || !this.snap.capture) return;
+    const model = await session.replay(window);
+    if (this.replay !== session || !this.snap.capture) return;
+    this.set({
+      capture: { ...this.snap.capture, openAtNs: model.summary.fromNs },
+      a: {
+        ...this.snap.a,
+        model,
+        ctx: sceneContext(model, model.recording!.schema, recordedQdisc(this.snap.capture.head)),
+        runId: this.snap.a.runId + 1,
+      },
+    });
+    this.change((s) => ({
+      ...s,
+      fromNs: model.summary.fromNs,
+      toNs: model.summary.toNs,
+      t: null,
+      row: null,
+    }));
+  }
+
+  /**
+   * "Simulate this": side B runs the scenario keys read from the recording over the recording's
+   * window, and a full run of the same configuration gives the counters to compare.
+   */
+  simulateCapture(): void {
+    const cap = this.snap.capture;
+    if (!cap) return;
+    const b: SideConfig = { scenario: cap.scenario.base, variant: null, sets: cap.scenario.sets };
+    this.change((s) => ({ ...s, b, edit: 'b' }));
+    void this.runCaptureSimulation(b);
+  }
+
+  /** The full run of the simulation of the recording (the counters of its whole workload). */
+  async runCaptureSimulation(cfg: SideConfig): Promise<void> {
+    this.simJobs?.terminate();
+    const jobs = startEngine();
+    this.simJobs = jobs;
+    const update = (patch: Partial<CaptureSimulation>) => {
+      const cap = this.snap.capture;
+      if (!cap || this.simJobs !== jobs) return;
+      const cur = cap.simulation ?? { running: true, progress: 0, result: null, error: null };
+      this.set({ capture: { ...cap, simulation: { ...cur, ...patch } } });
+    };
+    update({ running: true, progress: 0, result: null, error: null });
+    try {
+      await jobs.ready;
+      const result = await jobs.callWithProgress(
+        'experiment',
+        (done, total) => update({ progress: total > 0 ? done / total : 0 }),
+        await this.request(cfg),
+      );
+      update({ running: false, progress: 1, result });
+    } catch (err) {
+      update({ running: false, error: errorText(err) });
+    }
+  }
+
+  /** Stops comparing the recording with its simulation. */
+  closeCaptureSimulation(): void {
+    this.simJobs?.terminate();
+    this.simJobs = null;
+    const cap = this.snap.capture;
+    if (cap) this.set({ capture: { ...cap, simulation: null } });
+    this.change((s) => ({ ...s, b: null, edit: 'a' }));
+  }
+
+  private catalogWaiters: (() => void)[] = [];
+
+  private catalogReady(): Promise<void> {
+    if (this.snap.catalog || this.snap.engine === 'failed') return Promise.resolve();
+    return new Promise((resolve) => this.catalogWaiters.push(resolve));
   }
 
   private presetsLoading = false;
@@ -269,7 +537,8 @@ export class SiteStore {
       this.writeUrl('push', next);
       perf.markChange();
       const windowChanged = prev.fromNs !== next.fromNs || prev.toNs !== next.toNs;
-      if (windowChanged || !sameSide(prev.a, next.a)) void this.refresh('a');
+      if (!this.snap.capture && (windowChanged || !sameSide(prev.a, next.a)))
+        void this.refresh('a');
       if (next.b && (windowChanged || !sameSide(prev.b, next.b))) void this.refresh('b');
     } else {
       this.replaceUrlSoon();
@@ -370,6 +639,17 @@ export class SiteStore {
   private onPopState = async (): Promise<void> => {
     const read = readUrl(location.search);
     const state = await withFirstVariants(read.state);
+    const cap = this.snap.capture;
+    if (cap && state.capture !== cap.url) {
+      // Back out of a recording (or to another one): the page as the link says.
+      this.replay?.close();
+      this.replay = null;
+      this.set({ capture: null, a: { ...emptySide(), runId: this.snap.a.runId + 1 } });
+    }
+    if (state.capture && state.capture !== this.snap.capture?.url) {
+      this.set({ state, problems: read.problems });
+      if (await this.openCapture({ url: resolveCaptureUrl(state.capture) }, state.capture)) return;
+    }
     const problems = read.problems;
     const prev = this.snap.state;
     const patch: Partial<Snapshot> = { state, problems };
@@ -377,7 +657,8 @@ export class SiteStore {
     if (!state.b) patch.b = null;
     this.set(patch);
     const windowChanged = prev.fromNs !== state.fromNs || prev.toNs !== state.toNs;
-    if (windowChanged || !sameSide(prev.a, state.a)) void this.refresh('a');
+    if (!this.snap.capture && (windowChanged || !sameSide(prev.a, state.a) || cap))
+      void this.refresh('a');
     if (state.b && (windowChanged || !sameSide(prev.b, state.b))) void this.refresh('b');
   };
 
@@ -418,6 +699,8 @@ export class SiteStore {
     const engine = this.engine;
     const cfg = this.snap.state[side];
     if (!engine || !cfg || !this.snap[side]) return;
+    // A recording on screen is side A: nothing to run.
+    if (side === 'a' && this.snap.capture) return;
     // B waits for A's window when A has not chosen it yet.
     if (side === 'b' && this.snap.state.toNs === null) await this.refresh('a');
     const req = await this.request(cfg);
@@ -541,8 +824,10 @@ export class SiteStore {
     this.set({ experiment: { ...this.snap.experiment, running: false } });
   }
 
-  /** The engine's description of rows of a side's last run. */
+  /** The engine's description of rows of a side's last run (the recording's own words). */
   describe(side: Side, rows: number[]): Promise<string[]> {
+    if (side === 'a' && this.snap.a.model?.recording && this.replay)
+      return this.replay.describe(rows);
     if (!this.engine) return Promise.resolve(rows.map(() => ''));
     return this.engine.call('describe', side, rows);
   }
@@ -583,4 +868,38 @@ function qdiscOf(info: ScenarioInfo, model: RunModel): string {
   if (info.hosts.length === 1) return 'noqueue';
   const d = info.keys['net.core.default_qdisc'];
   return d?.values[Math.min(h, d.values.length - 1)] ?? 'pfifo_fast';
+}
+
+/** The name a capture URL shows: its last path segment. */
+function captureName(url: string): string {
+  const path = new URL(url, location.href).pathname;
+  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || url;
+}
+
+/** A capture URL as the worker fetches it: relative ones from the page's own address. */
+export function resolveCaptureUrl(url: string): string {
+  return new URL(url, location.href).href;
+}
+
+/** The root qdisc the recording's device had (for the pipeline's qdisc drawing). */
+function recordedQdisc(head: ReplayHead): string {
+  const dev = head.config.filters?.dev;
+  if (dev === 'lo') return 'noqueue';
+  const link = head.config.devices.find((d) => d.dev === dev)?.link ?? '';
+  return /\bqdisc (\S+)/.exec(link)?.[1] ?? 'pfifo_fast';
+}
+
+/** The step menu's first kind of a recording (its own kinds, in schema order). */
+function firstRecordedStep(model: RunModel): string {
+  const schema = model.recording?.schema;
+  const present = new Set(Array.from(model.cols.kind));
+  const k = schema?.kinds.findIndex((x, i) => x.recorded && present.has(i)) ?? -1;
+  return k >= 0 ? schema!.kinds[k]!.name : DEFAULT_STEP;
+}
+
+/** Where a recording's replay opens: a little before its first write or packet. */
+function activityStart(model: RunModel): number {
+  const rec = model.recording!;
+  const span = model.summary.toNs - model.summary.fromNs;
+  return Math.max(model.summary.fromNs, rec.activityNs - span / 200);
 }

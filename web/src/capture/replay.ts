@@ -957,6 +957,19 @@ export function replayRun(
       ch.wireBytes[P.host[p]! * ch.bins + bin]! += P.len[p]! || 0;
     }
   }
+  // Where the connection's life starts: its first state change or write (a device also carries
+  // other packets, ARP for one, long before), else the first packet.
+  let activityNs = NaN;
+  {
+    const connection = [EVENT_KINDS.indexOf('state'), EVENT_KINDS.indexOf('sendmsg')];
+    const queue = EVENT_KINDS.indexOf('queue');
+    let firstPacket = NaN;
+    for (let r = 0; r < nRows && Number.isNaN(activityNs); r++) {
+      if (connection.includes(rowKind[r]!)) activityNs = cols.t[r]!;
+      else if (rowKind[r] === queue && Number.isNaN(firstPacket)) firstPacket = cols.t[r]!;
+    }
+    if (Number.isNaN(activityNs)) activityNs = Number.isNaN(firstPacket) ? fromNs : firstPacket;
+  }
   const facts: RecordingFacts = {
     name,
     format: m.format,
@@ -969,6 +982,7 @@ export function replayRun(
     anchorNs,
     startNs: Math.min(0, -anchorNs),
     endNs,
+    activityNs,
   };
   if (socks.attributed && hasWrites) fixSkbRanges(model, writes, joined);
   model.recording = facts;

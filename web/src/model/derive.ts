@@ -239,6 +239,8 @@ export interface RecordingFacts {
   /** The recording's span on the replay's axis: [startNs, endNs]. */
   startNs: number;
   endNs: number;
+  /** The first write or packet of the window (where the replay starts to show something). */
+  activityNs: number;
 }
 
 /** How deriveRun reads rows that are not the engine's own. */

@@ -61,9 +61,29 @@ export function reasonOptions(schema: TraceSchema): { value: string; label: stri
   ];
 }
 
-/** Distinct kernel functions of the schema, in kind order. */
+/** The schema of a model's rows: a recording's own (capture/replay.ts), else the engine's. */
+export function schemaOf(m: RunModel | null | undefined, engine: TraceSchema): TraceSchema;
+export function schemaOf(
+  m: RunModel | null | undefined,
+  engine: TraceSchema | undefined,
+): TraceSchema | undefined;
+export function schemaOf(
+  m: RunModel | null | undefined,
+  engine: TraceSchema | undefined,
+): TraceSchema | undefined {
+  return m?.recording?.schema ?? engine;
+}
+
+/** The kinds a menu offers: a recording's schema offers only the kinds it recorded. */
+function offered(schema: TraceSchema): TraceSchema['kinds'] {
+  return schema.kinds.some((k) => k.recorded)
+    ? schema.kinds.filter((k) => k.recorded)
+    : schema.kinds;
+}
+
+/** Distinct kernel functions of the schema (a recording's: its tracepoints), in kind order. */
 export function functionOptions(schema: TraceSchema): string[] {
-  return [...new Set(schema.kinds.map((k) => k.func))];
+  return [...new Set(offered(schema).map((k) => k.func))];
 }
 
 /** The rows the filter keeps, in time order. */
@@ -99,6 +119,9 @@ export interface StepKind {
 }
 
 export function stepKinds(schema: TraceSchema): StepKind[] {
+  if (schema.kinds.some((k) => k.recorded))
+    // A recording: its own events (a recording has no tcp_write_xmit holds).
+    return offered(schema).map((k) => ({ value: k.name, label: `${k.recorded} (${k.func})` }));
   const kinds = schema.kinds.map((k) => ({ value: k.name, label: `${k.name} (${k.func})` }));
   const holds = schema.gates.map((g) => ({
     value: `xmit_hold:${g}`,

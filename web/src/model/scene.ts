@@ -272,7 +272,7 @@ export function sceneAt(ctx: SceneContext, t: number, pulseNs: number): Scene {
     const lane = sk < ctx.laneOfSk.length ? ctx.laneOfSk[sk]! : -1;
     const age = pulseNs > 0 ? (t - c.t[r]!) / pulseNs : 0;
     let pk: Pulse['kind'] | null = null;
-    if (kind === K.sendmsg) pk = 'send';
+    if (kind === K.sendmsg || (m.recording && kind === K.sendmsg_copy)) pk = 'send';
     else if (kind === K.autocork) pk = 'autocork';
     else if (kind === K.xmit_hold) pk = 'hold';
     else if (kind === K.xmit) pk = 'xmit';

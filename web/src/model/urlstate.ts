@@ -7,6 +7,7 @@
 //   &from=0&to=2500000                                         window, ns
 //   &t=1234567&e=86&speed=100000                               cursor (ns, event row), speed
 //   &sk=0&edit=b&theme=dark&step=autocork&log=...&sel=skb:12     view
+//   &capture=samples/autocork-on.jsonl                         a recording to replay (native mode)
 //
 // Parsing never throws: a value that cannot be read is reported in `problems` (the page shows
 // them) and replaced by its default. Values the engine judges (a scenario key out of range)
@@ -46,6 +47,11 @@ export interface PageState {
   log: string;
   /** "Why is it waiting?" selection: `skb:<id>` or `bytes:<socket>:<from>:<to>`; '' none. */
   sel: string;
+  /**
+   * A recording replayed in place of side A: its URL (relative to the page, or absolute on a
+   * server that allows it with CORS); null when none, or when it was opened from a file.
+   */
+  capture: string | null;
 }
 
 export interface ParseProblem {
@@ -70,6 +76,7 @@ export function defaultState(scenario: string, variant: string | null): PageStat
     step: DEFAULT_STEP,
     log: '',
     sel: '',
+    capture: null,
   };
 }
 
@@ -166,6 +173,7 @@ export function parseState(
       step: p.get('step') || DEFAULT_STEP,
       log: p.get('log') ?? '',
       sel: p.get('sel') ?? '',
+      capture: p.get('capture') || null,
     },
     problems,
   };
@@ -194,6 +202,7 @@ export function serializeState(s: PageState): string {
   if (s.step !== DEFAULT_STEP) p.set('step', s.step);
   if (s.log) p.set('log', s.log);
   if (s.sel) p.set('sel', s.sel);
+  if (s.capture) p.set('capture', s.capture);
   return `?${p.toString()}`;
 }
 
@@ -207,7 +216,13 @@ export function sameRuns(x: PageState, y: PageState): boolean {
       a.variant === b.variant &&
       a.sets.length === b.sets.length &&
       a.sets.every((v, i) => v === b.sets[i]));
-  return side(x.a, y.a) && side(x.b, y.b) && x.fromNs === y.fromNs && x.toNs === y.toNs;
+  return (
+    side(x.a, y.a) &&
+    side(x.b, y.b) &&
+    x.fromNs === y.fromNs &&
+    x.toNs === y.toNs &&
+    x.capture === y.capture
+  );
 }
 
 /** `sets` with `key` set to `value` (replacing an earlier override of the same key). */

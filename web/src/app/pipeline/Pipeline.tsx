@@ -14,6 +14,7 @@ import {
   SKB_FULL,
   SKB_HELD,
   SKB_SENT,
+  type RecordedStage,
 } from '../../model/derive';
 import { formatNs } from '../../model/format';
 import { sceneAt, skbStateAt, type Scene, type SceneContext } from '../../model/scene';
@@ -97,6 +98,15 @@ export function describeHit(
   const P = m.packets;
   const t = scene.t;
   const tip = msg.tooltip;
+  const rec = m.recording;
+  if (rec && (kind === 'ring' || kind === 'wire' || kind === 'rx' || kind === 'acks')) {
+    // A recording: what this stage shows of it, or why it does not.
+    const stage = kind === 'acks' ? 'acks' : kind;
+    const due = kind === 'rx' ? scene.delack[index] : null;
+    return `${msg.native.stageTip(msg.native.stageNames[stage] ?? stage, rec.stages[stage].reason)}${
+      due !== null && due !== undefined ? `. ${tip.delackPending(formatNs(due - t))}` : ''
+    }`;
+  }
   switch (kind) {
     case 'app': {
       const lane = ctx.lanes[index]!;
@@ -119,7 +129,9 @@ export function describeHit(
       if (P.tEnq[p]! <= t && !(P.tDeq[p]! <= t))
         where = `in the qdisc for ${formatNs(t - P.tEnq[p]!)} (dev_queue_xmit)`;
       else if (P.tWire[p]! <= t && !(P.tRx[p]! <= t))
-        where = `on the wire for ${formatNs(t - P.tWire[p]!)} (phy)`;
+        where = rec
+          ? msg.native.inFlight(formatNs(t - P.tWire[p]!))
+          : `on the wire for ${formatNs(t - P.tWire[p]!)} (phy)`;
       else if (P.tRing[p]! <= t && !(P.tDone[p]! <= t))
         where = `in the TX ring, waiting for its TX completion (ndo_start_xmit)`;
       else where = 'at the receiver';
@@ -199,7 +211,12 @@ export function Pipeline({ side, highlight = [] }: { side: Side; highlight?: rea
       scene,
       ctx,
       readPalette(canvas),
-      { reducedMotion, selectedSkb, gates },
+      {
+        reducedMotion,
+        selectedSkb,
+        gates,
+        labels: { notRecorded: msg.native.hatch, inferred: msg.native.hatchInferred },
+      },
       hits.current,
     );
     countDraw(
@@ -291,8 +308,12 @@ export function Pipeline({ side, highlight = [] }: { side: Side; highlight?: rea
     }
   };
 
-  const stageTip = (kind: HitKind) => {
+  const stageTip = (kind: HitKind, stage: RecordedStage) => {
     if (!ctx) return '';
+    const rec = ctx.model.recording;
+    // A recording: what the stage shows, or why it does not.
+    if (rec)
+      return msg.native.stageTip(msg.native.stageNames[stage] ?? stage, rec.stages[stage].reason);
     const scene = sceneAt(ctx, clock.t, 1);
     if (kind === 'app' || kind === 'rx') {
       return ctx.lanes.map((_, i) => describeHit(kind, i, scene, ctx, gates, qdiscKind)).join('; ');
@@ -367,8 +388,8 @@ export function Pipeline({ side, highlight = [] }: { side: Side; highlight?: rea
               className="stage-label"
               style={style}
               aria-describedby={tipId}
-              onFocus={() => setFocusTip(stageTip(stageKinds[s.id]!))}
-              onMouseEnter={() => setFocusTip(stageTip(stageKinds[s.id]!))}
+              onFocus={() => setFocusTip(stageTip(stageKinds[s.id]!, s.id))}
+              onMouseEnter={() => setFocusTip(stageTip(stageKinds[s.id]!, s.id))}
               onBlur={() => setFocusTip('')}
             >
               {msg.pipeline.stages[s.id]}
@@ -387,7 +408,7 @@ export function Pipeline({ side, highlight = [] }: { side: Side; highlight?: rea
                   : { left: 2, top: geo.rect(0, 0, LANES_END, LANES_END).y }
               }
               aria-describedby={tipId}
-              onFocus={() => setFocusTip(stageTip('acks'))}
+              onFocus={() => setFocusTip(stageTip('acks', 'acks'))}
               onBlur={() => setFocusTip('')}
             >
               {msg.pipeline.stages.acks}

@@ -209,6 +209,8 @@ export interface DrawOptions {
   /** Index of the selected skb, -1 none. */
   selectedSkb: number;
   gates: readonly string[];
+  /** Words drawn on a recording's stages (from the messages). */
+  labels: { notRecorded: string; inferred: string };
 }
 
 /** The colour of an skb in `state`. */
@@ -241,6 +243,39 @@ export function drawScene(
   for (const s of STAGES) {
     const r = geo.rect(s.u0, s.u1, 0, 1);
     g.fillRect(r.x, r.y, r.w, r.h);
+  }
+  // A recording: stages it does not show are hatched and say so, never filled in.
+  const rec = ctx.model.recording;
+  if (rec) {
+    const hatch = (r: Rect, label: string) => {
+      g.save();
+      g.beginPath();
+      g.rect(r.x, r.y, r.w, r.h);
+      g.clip();
+      g.strokeStyle = pal.grid;
+      g.lineWidth = 1;
+      g.beginPath();
+      for (let d = -r.h; d < r.w; d += 9) {
+        g.moveTo(r.x + d, r.y + r.h);
+        g.lineTo(r.x + d + r.h, r.y);
+      }
+      g.stroke();
+      g.fillStyle = pal.muted;
+      g.font = '10px system-ui, sans-serif';
+      g.textBaseline = 'bottom';
+      g.fillText(label, r.x + 3, r.y + r.h - 3, Math.max(10, r.w - 6));
+      g.restore();
+    };
+    for (const st of STAGES) {
+      const info = rec.stages[st.id];
+      if (info.recorded) continue;
+      const inferred = info.reason.startsWith('inferred') || st.id === 'wire';
+      hatch(
+        geo.rect(st.u0, st.u1, 0, LANES_END),
+        inferred ? opt.labels.inferred : opt.labels.notRecorded,
+      );
+    }
+    if (!rec.stages.acks.recorded) hatch(geo.rect(0, 1, ACKS_START, 1), opt.labels.notRecorded);
   }
   // The return strip.
   g.strokeStyle = pal.grid;
