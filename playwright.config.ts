@@ -3,6 +3,9 @@ import { defineConfig } from '@playwright/test';
 // scripts/test.mjs picks free ports; these defaults serve a direct `npx playwright test`.
 const previewPort = Number(process.env.SENDPATH_PREVIEW_PORT ?? 4173);
 const subpathPort = Number(process.env.SENDPATH_SUBPATH_PORT ?? 4180);
+// The embed's own origin, and the origin of the page that embeds it (e2e/embed.spec.ts).
+const embedPort = Number(process.env.SENDPATH_EMBED_PORT ?? 4181);
+const hostPort = Number(process.env.SENDPATH_HOST_PORT ?? 4182);
 
 /** Where the sub-path server mounts dist/ (e2e/subpath.spec.ts). */
 export const SUBPATH_PREFIX = '/courses/networking/sendpath/';
@@ -46,6 +49,20 @@ export default defineConfig({
       // The same build under a sub-path of a plain static server.
       command: `node scripts/serve-static.mjs --port ${subpathPort} --prefix ${SUBPATH_PREFIX}`,
       url: `http://127.0.0.1:${subpathPort}${SUBPATH_PREFIX}`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // The build on a second origin for the embed, with CORS as GitHub Pages answers.
+      command: `node scripts/serve-static.mjs --port ${embedPort} --prefix / --cors`,
+      url: `http://127.0.0.1:${embedPort}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // A third origin: the blog post that embeds the player (e2e/host/).
+      command: `node scripts/serve-static.mjs --port ${hostPort} --prefix / --dir e2e/host`,
+      url: `http://127.0.0.1:${hostPort}/`,
       reuseExistingServer: false,
       timeout: 30_000,
     },

@@ -41,8 +41,26 @@ export default defineConfig({
     target: 'es2022',
     // Every browser of the es2022 target supports <link rel=modulepreload>: no polyfill.
     modulePreload: { polyfill: false },
+    rolldownOptions: {
+      // The site, the embed (/embed/, docs/embedding.md) and the web component's one script,
+      // which keeps a stable name beside index.html (sendpath-player.js).
+      input: {
+        main: fileURLToPath(new URL('./web/index.html', import.meta.url)),
+        embed: fileURLToPath(new URL('./web/embed/index.html', import.meta.url)),
+        'sendpath-player': fileURLToPath(
+          new URL('./web/src/embed/player-element.ts', import.meta.url),
+        ),
+      },
+      output: {
+        entryFileNames: (chunk) =>
+          chunk.name === 'sendpath-player' ? 'sendpath-player.js' : 'assets/[name]-[hash].js',
+      },
+    },
   },
-  worker: { format: 'es' },
+  worker: {
+    format: 'es',
+    rolldownOptions: { output: { entryFileNames: 'assets/[name]-[hash].js' } },
+  },
   define: { __SENDPATH_VERSION__: JSON.stringify(buildVersion()) },
   plugins: [react(), engineRebuild(), offline()],
   server: {

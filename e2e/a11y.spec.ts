@@ -70,3 +70,28 @@ test('with reduced motion the laser pointer draws no trail', async ({ browser })
   expect(await alpha(300, 200)).toBe(0);
   await context.close();
 });
+
+test('the embed has no serious accessibility violation, before and after play, and labels every control', async ({
+  page,
+}) => {
+  await page.goto('./embed/?scenario=autocorking&lang=en');
+  await expect(page.getByRole('button', { name: 'Play' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole('button', { name: 'Play' }).click();
+  await expect(page.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  expect(await seriousViolations(page)).toEqual([]);
+  const unlabelled = await page.evaluate(() =>
+    [...document.querySelectorAll('button, a[href], select, input')]
+      .filter((el) => (el as HTMLElement).checkVisibility())
+      .filter(
+        (el) =>
+          !(
+            el.getAttribute('aria-label') ||
+            el.closest('label')?.textContent?.trim() ||
+            el.textContent?.trim()
+          ),
+      )
+      .map((el) => el.outerHTML.slice(0, 80)),
+  );
+  expect(unlabelled).toEqual([]);
+});

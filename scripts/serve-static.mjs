@@ -17,6 +17,10 @@ const { values } = parseArgs({
     port: { type: 'string', default: '4180' },
     prefix: { type: 'string', default: '/' },
     dir: { type: 'string', default: join(ROOT, 'dist') },
+    // Answer with `Access-Control-Allow-Origin: *`, as GitHub Pages does: the embed in a
+    // sandboxed iframe has an opaque origin, so its module scripts, worker and wasm are
+    // cross-origin fetches.
+    cors: { type: 'boolean', default: false },
   },
 });
 const prefix = values.prefix.endsWith('/') ? values.prefix : `${values.prefix}/`;
@@ -48,7 +52,10 @@ createServer((req, res) => {
     res.writeHead(404).end('not found');
     return;
   }
-  res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+  res.writeHead(200, {
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    ...(values.cors ? { 'access-control-allow-origin': '*' } : {}),
+  });
   createReadStream(file).pipe(res);
 }).listen(Number(values.port), '127.0.0.1', () => {
   console.log(`serving ${dir} at http://127.0.0.1:${values.port}${prefix}`);

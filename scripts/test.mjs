@@ -31,9 +31,13 @@ async function main() {
   // can run `npm test` at the same time.
   const previewPort = await freePort();
   const subpathPort = await freePort();
+  const embedPort = await freePort();
+  const hostPort = await freePort();
   const e2eEnv = {
     SENDPATH_PREVIEW_PORT: String(previewPort),
     SENDPATH_SUBPATH_PORT: String(subpathPort),
+    SENDPATH_EMBED_PORT: String(embedPort),
+    SENDPATH_HOST_PORT: String(hostPort),
   };
 
   const steps = [

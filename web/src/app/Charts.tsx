@@ -2,7 +2,7 @@
 // and B are overlaid (B dashed). The cursor line is its own small component, so playback
 // re-renders one line, not the paths.
 
-import type { ChartName } from '../model/lesson';
+import type { ChartName } from '../model/charts';
 import { useLang } from '../classroom/useLang';
 import { max } from 'd3-array';
 import { scaleBand, scaleLinear, type ScaleLinear } from 'd3-scale';

@@ -5,7 +5,7 @@
 //
 // The run has its own store, which never touches the page's URL (the lesson owns it).
 
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 
 import { ClockContext, StoreContext, useClock, useSite, useStore } from '../app/context';
 import { Clock } from '../app/clock';
@@ -14,11 +14,11 @@ import { msg } from '../app/messages';
 import { Pipeline } from '../app/pipeline/Pipeline';
 import { Player, stepKind } from '../app/Player';
 import { SiteStore } from '../app/store';
-import { formatCount, formatNs } from '../model/format';
-import { sampleTimes, countersAt } from '../model/counters';
+import { formatNs } from '../model/format';
 import type { Lesson, LessonStep, PipelineElement } from '../model/lesson';
 import { defaultState, serializeState } from '../model/urlstate';
 import { ABTable } from './ABTable';
+import { KeyCounters } from './KeyCounters';
 import { prefersReducedMotion } from './Laser';
 import { useText } from './useLang';
 
@@ -39,9 +39,6 @@ const STAGE_OF: Record<PipelineElement, string> = {
   acks: 'acks',
   completion: 'ring',
 };
-
-/** Counters shown when the step names none. */
-const DEFAULT_COUNTERS = ['IpOutRequests', 'TcpOutSegs', 'IpExtOutOctets', 'TcpExtTCPAutoCorking'];
 
 /** The simulator's URL state for a step: its configuration, window and speed. */
 export function stepSearch(lesson: Lesson, step: LessonStep): string {
@@ -141,37 +138,5 @@ function StepRunView({ step }: { step: LessonStep }) {
       {step.chart && a && <OneChart name={step.chart} />}
       {a && <KeyCounters names={counters} />}
     </section>
-  );
-}
-
-/** The sending host's counters the step names (else a default few) at the cursor. */
-function KeyCounters({ names }: { names: string[] }) {
-  const t = useText();
-  const site = useSite();
-  const clock = useClock();
-  const [now, setNow] = useState(clock.t);
-  useEffect(() => clock.subscribeSlow(() => setNow(clock.t)), [clock]);
-  const m = site.a.model;
-  const times = useMemo(() => (m ? sampleTimes(m.samples, m.summary.samples.stride) : null), [m]);
-  if (!m || !times) return null;
-  const layout = m.summary.samples;
-  const h = Math.max(0, layout.hosts.indexOf('sender'));
-  const rows = countersAt(m.samples, layout, times, h, now, 0);
-  const wanted = names.length > 0 ? names : DEFAULT_COUNTERS;
-  const value = (n: string) => rows.find((r) => r.name === n)?.value ?? 0;
-  return (
-    <table className="key-counters" data-testid="key-counters">
-      <caption>
-        {t.embed.counters} · {layout.hosts[h]}
-      </caption>
-      <tbody>
-        {wanted.map((n) => (
-          <tr key={n} className={names.includes(n) ? 'lesson-highlight' : undefined}>
-            <th scope="row">{n}</th>
-            <td>{formatCount(value(n))}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

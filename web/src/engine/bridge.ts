@@ -26,6 +26,8 @@
 // from Rust (./generated/, by ts-rs), never written by hand.
 
 import type { Request, Verb, Verbs, WorkerMessage } from './protocol';
+// The built worker's URL (Vite bundles worker.ts as a worker for this import).
+import workerUrl from './worker.ts?worker&url';
 
 /** What the bridge needs of a Worker (a MessagePort serves too, in tests). */
 export interface WorkerLike {
@@ -132,11 +134,40 @@ export class EngineBridge {
   }
 }
 
-/** Starts the engine in a new Web Worker. */
+/**
+ * A classic worker's script that loads the module worker at `href` by dynamic import, holding
+ * the messages that arrive meanwhile and handing them on once the module listens. (Chromium
+ * refuses module workers from blob URLs in an opaque origin, but a classic one may import.)
+ */
+export function importingWorkerScript(href: string): string {
+  return [
+    'const early = [];',
+    'const hold = (e) => early.push(e.data);',
+    "self.addEventListener('message', hold);",
+    `import(${JSON.stringify(href)}).then(() => {`,
+    "  self.removeEventListener('message', hold);",
+    "  for (const data of early) self.dispatchEvent(new MessageEvent('message', { data }));",
+    '}, (err) => {',
+    "  postMessage({ kind: 'failed', error: `cannot load the engine worker: ${err}` });",
+    '});',
+  ].join('\n');
+}
+
+/**
+ * Starts the engine in a new Web Worker. A page with an opaque origin (the embed in an iframe
+ * sandboxed without allow-same-origin) may not start a worker from its server's URL: it starts
+ * a classic worker from a blob that imports the worker module instead, which the server must
+ * allow by CORS (`Access-Control-Allow-Origin: *`, as GitHub Pages answers).
+ */
 export function startEngine(): EngineBridge {
-  const worker = new Worker(new URL('./worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'sendpath-engine',
-  });
+  const href = new URL(workerUrl, import.meta.url).href;
+  let worker: Worker;
+  try {
+    worker = new Worker(href, { type: 'module', name: 'sendpath-engine' });
+  } catch (err) {
+    if (!(err instanceof DOMException && err.name === 'SecurityError')) throw err;
+    const blob = new Blob([importingWorkerScript(href)], { type: 'text/javascript' });
+    worker = new Worker(URL.createObjectURL(blob), { name: 'sendpath-engine' });
+  }
   return new EngineBridge(worker);
 }

@@ -31,8 +31,8 @@ export type Highlight =
   { kind: 'element'; element: PipelineElement } | { kind: 'counter'; name: string };
 
 /** Charts a step can put beside the pipeline. */
-export const CHARTS = ['throughput', 'queues', 'cwnd', 'sizes', 'segs', 'stevens'] as const;
-export type ChartName = (typeof CHARTS)[number];
+import { CHARTS, type ChartName } from './charts';
+export { CHARTS, type ChartName };
 
 /** Seconds of screen time a step's range plays in, unless the step says. */
 export const DEFAULT_PLAY_SECONDS = 20;

@@ -1,0 +1,21 @@
+// Entry point of /embed/: the compact player another site puts in an iframe (or through
+// <sendpath-player>). Its configuration is all in the URL (params.ts). It loads the engine
+// only when the reader presses play (or, with autoplay, once it is visible).
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+
+import { initLang } from '../i18n/current';
+import '../styles.css';
+import '../classroom/classroom.css';
+import './embed.css';
+import { EmbedApp } from './EmbedApp';
+
+initLang(location.search, navigator.languages ?? [navigator.language]);
+
+const root = document.getElementById('root');
+if (!root) throw new Error('embed/index.html has no #root element');
+createRoot(root).render(
+  <StrictMode>
+    <EmbedApp />
+  </StrictMode>,
+);
