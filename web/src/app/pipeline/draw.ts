@@ -55,6 +55,10 @@ export interface Palette {
   select: string;
   stopped: string;
   delack: string;
+  /** Stroke widths are multiplied by this (`--stroke-scale`; presenter mode draws thicker). */
+  stroke: number;
+  /** Canvas label size, px (`--canvas-font-px`). */
+  fontPx: number;
 }
 
 /** Reads the palette from CSS custom properties, so themes live in the stylesheet. */
@@ -90,6 +94,8 @@ export function readPalette(el: Element): Palette {
     select: v('--select', '#000000'),
     stopped: v('--stopped', '#c62828'),
     delack: v('--delack', '#5c7cfa'),
+    stroke: Number(v('--stroke-scale', '1')) || 1,
+    fontPx: Number.parseFloat(v('--canvas-font-px', '10')) || 10,
   };
 }
 
@@ -279,7 +285,7 @@ export function drawScene(
   }
   // The return strip.
   g.strokeStyle = pal.grid;
-  g.lineWidth = 1;
+  g.lineWidth = 1 * pal.stroke;
   {
     const a = geo.rect(0, 1, (LANES_END + ACKS_START) / 2, (LANES_END + ACKS_START) / 2);
     g.beginPath();
@@ -295,7 +301,7 @@ export function drawScene(
 
   // ---- applications ----
   const app = geo.stage('app');
-  g.font = '10px system-ui, sans-serif';
+  g.font = `${pal.fontPx}px system-ui, sans-serif`;
   g.textBaseline = 'middle';
   ctx.lanes.forEach((lane, i) => {
     const [v0, v1] = geo.lane(i, nLanes);
@@ -351,9 +357,9 @@ export function drawScene(
       }
       if (s === opt.selectedSkb) {
         g.strokeStyle = pal.select;
-        g.lineWidth = 2;
+        g.lineWidth = 2 * pal.stroke;
         g.strokeRect(full.x - 1, full.y - 1, full.w + 2, full.h + 2);
-        g.lineWidth = 1;
+        g.lineWidth = 1 * pal.stroke;
       }
       hits.add(full, 'skb', s);
     }
@@ -506,22 +512,22 @@ export function drawScene(
       const cy = r.y + r.h / 2;
       const rad = opt.reducedMotion ? 8 : 4 + pu.age * Math.min(r.w, r.h) * 0.45;
       g.strokeStyle = pal.pulse;
-      g.lineWidth = 2;
+      g.lineWidth = 2 * pal.stroke;
       g.beginPath();
       g.arc(cx, cy, rad, 0, Math.PI * 2);
       g.stroke();
-      g.lineWidth = 1;
+      g.lineWidth = 1 * pal.stroke;
     } else if (pu.kind === 'tsq' && pu.lane >= 0) {
       const [v0, v1] = geo.lane(pu.lane, nLanes);
       const a = geo.rect(ring.u0, ring.u0, (v0 + v1) / 2, (v0 + v1) / 2);
       const b = geo.rect(wq.u1, wq.u1, (v0 + v1) / 2, (v0 + v1) / 2);
       g.strokeStyle = pal.tsq;
-      g.lineWidth = 2;
+      g.lineWidth = 2 * pal.stroke;
       g.beginPath();
       g.moveTo(a.x, a.y);
       g.lineTo(b.x, b.y);
       g.stroke();
-      g.lineWidth = 1;
+      g.lineWidth = 1 * pal.stroke;
     } else if (
       pu.lane >= 0 &&
       (pu.kind === 'autocork' || pu.kind === 'hold' || pu.kind === 'throttle')
@@ -535,9 +541,9 @@ export function drawScene(
           : pu.kind === 'hold'
             ? pal.heldOther
             : (pal.held.pacing ?? pal.heldOther);
-      g.lineWidth = 2;
+      g.lineWidth = 2 * pal.stroke;
       g.strokeRect(r.x - 1, r.y - 1, r.w + 2, r.h + 2);
-      g.lineWidth = 1;
+      g.lineWidth = 1 * pal.stroke;
     } else if (pu.lane >= 0 && pu.kind !== 'xmit') {
       // A send(), a segment received, an ACK sent or received: a dot on the lane's stage.
       const [v0, v1] = geo.lane(pu.lane, nLanes);
