@@ -226,16 +226,15 @@ const Queues = memo(function Queues({
       lim: c.tsqLimit.subarray(sk * c.bins, (sk + 1) * c.bins),
     };
   });
-  const top =
-    max([
-      ...series.flatMap((s) => [
-        max(s.q) ?? 0,
-        max(s.n) ?? 0,
-        max(s.w) ?? 0,
-        max(s.lim.filter((v) => !Number.isNaN(v))) ?? 0,
-      ]),
-      ...tsqKey,
-    ]) ?? 1;
+  // A limit far above the bytes (TSQ set out of reach, as a lesson does) would flatten them:
+  // the scale follows the bytes, and such a limit is named at the top instead of drawn.
+  const dataTop = max(series.flatMap((s) => [max(s.q) ?? 0, max(s.n) ?? 0, max(s.w) ?? 0])) ?? 0;
+  const onScale = (v: number) => dataTop === 0 || v <= 4 * dataTop;
+  const limits = [
+    ...series.map((s) => max(s.lim.filter((v) => !Number.isNaN(v))) ?? 0),
+    ...tsqKey,
+  ].filter(onScale);
+  const top = max([dataTop, ...limits]) ?? 1;
   const y = scaleLinear()
     .domain([0, top || 1])
     .nice()
@@ -251,7 +250,7 @@ const Queues = memo(function Queues({
             <path className="s-qdisc" d={binsPath(s.q, 0, s.c.bins, s.c.from, s.c.binNs, x, y)} />
             <path className="s-nic" d={binsPath(s.n, 0, s.c.bins, s.c.from, s.c.binNs, x, y)} />
             <path className="s-wmem" d={binsPath(s.w, 0, s.c.bins, s.c.from, s.c.binNs, x, y)} />
-            {tsqKey[i] !== undefined && (
+            {tsqKey[i] !== undefined && onScale(tsqKey[i]!) && (
               <line
                 className="s-limit"
                 x1={M.l}
@@ -259,6 +258,11 @@ const Queues = memo(function Queues({
                 y1={y(tsqKey[i]!)}
                 y2={y(tsqKey[i]!)}
               />
+            )}
+            {tsqKey[i] !== undefined && !onScale(tsqKey[i]!) && (
+              <text className="axis-title" x={M.l + 6} y={M.t + 12 + 14 * i} textAnchor="start">
+                {msg.charts.limitAbove(formatBytes(tsqKey[i]!))}
+              </text>
             )}
           </g>
         ))}
