@@ -10,8 +10,9 @@
 //     longest gap between two animation frames while it loads (the page never freezes).
 //
 // The capture is made as `npm run bench:capture` makes it: the real event lines of
-// public/samples/autocork-on.jsonl repeated with later times, behind its real header and
-// records, so the mix of events is a real one. Options: --mb N (default 100), --runs N (3).
+// public/samples/autocork-on.jsonl repeated with later times (and sequence numbers), behind its
+// real header and records, so the mix of events is a real one. Options: --mb N (default 100),
+// --runs N (3).
 
 // Functions passed to page.evaluate run in the page: browser globals.
 /* global window, requestAnimationFrame */
@@ -19,7 +20,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -51,14 +52,24 @@ function makeCapture(target) {
     (l) => l && !l.includes('"type": "printf"') && !/"type":"end"/.test(l),
   );
   const events = sample.filter((l) => l.includes('"type": "printf"') && / t=\d+ /.test(l));
+  // Each repetition is the same connection going on: 5 s later, its sequence numbers on by the
+  // bytes the workload wrote (so that ACKs keep acknowledging the packets of their round).
+  const bytes = Number(
+    /\\"bytes\\":(\d+)/.exec(sample.find((l) => l.includes('"type":"workload"')))[1],
+  );
   const chunks = [head.join('\n') + '\n'];
   let size = Buffer.byteLength(chunks[0]);
   let round = 0;
   while (size < target) {
-    const shift = BigInt(round++) * 5_000_000_000n; // each repetition 5 s later
+    const shift = BigInt(round) * 5_000_000_000n;
+    const seqShift = round++ * bytes;
+    const seq = (_, name, v) => ` ${name}=${(Number(v) + seqShift) % 2 ** 32}`;
     let chunk = '';
     for (const e of events)
-      chunk += e.replace(/ t=(\d+) /, (_, t) => ` t=${BigInt(t) + shift} `) + '\n';
+      chunk +=
+        e
+          .replace(/ t=(\d+) /, (_, t) => ` t=${BigInt(t) + shift} `)
+          .replace(/ (snd_nxt|snd_una)=(\d+)/g, seq) + '\n';
     chunks.push(chunk);
     size += Buffer.byteLength(chunk);
   }
@@ -170,6 +181,7 @@ async function main() {
         { longBefore, framesBefore },
       );
       const events = await page.getByTestId('capture-line').innerText();
+      const load1 = loadavg()[0];
       // Then the replay plays for 3 s.
       const longPlay = await page.evaluate(() => window.__long.length);
       await page.getByRole('button', { name: 'Play' }).click();
@@ -185,7 +197,8 @@ async function main() {
           `(worker: reading and parsing ${f1(load.parseMs)} ms = ${f1(mb / (load.parseMs / 1000))} MB/s, run model of the first window ${f1(load.replayMs)} ms); ` +
           `longest main-thread task while loading ${f1(load.longTask)} ms (long animation frame ${f1(load.longFrame)} ms), ` +
           `longest gap between frames ${f1(load.frameGap)} ms over ${load.frames} frames; ` +
-          `playing 3 s: longest task ${f1(play.longTask)} ms (frame ${f1(play.longFrame)} ms). [${events}]`,
+          `playing 3 s: longest task ${f1(play.longTask)} ms (frame ${f1(play.longFrame)} ms). ` +
+          `[${events}; load average ${f1(load1)} on ${cpus().length} CPUs]`,
       );
       await context.close();
     }

@@ -301,8 +301,13 @@ export class SiteStore {
     this.set({
       captureLoad: { name, status: 'loading', bytesRead: 0, totalBytes: null, error: null },
     });
+    // Progress re-renders the page: at most five times a second.
+    let shown = 0;
     const session = openReplay(source, catalog.trace, catalog.keys, (bytesRead, totalBytes) => {
       if (this.loading !== session) return;
+      const now = performance.now();
+      if (now - shown < 200 && bytesRead !== totalBytes) return;
+      shown = now;
       const cur = this.snap.captureLoad;
       if (cur) this.set({ captureLoad: { ...cur, bytesRead, totalBytes } });
     });

@@ -38,8 +38,11 @@ import type { TraceColumns } from '../model/trace';
 import { EVENT_KINDS, type EventKind, type ReplayModel, type StageCoverage } from './model';
 import { eventRow } from './query';
 
-/** Most recorded events one replay window holds (the simulation's trace holds 100,000 rows). */
-export const REPLAY_EVENT_LIMIT = 100_000;
+/**
+ * Most recorded events one replay window holds: as many as a simulation's window aims at
+ * (app/store.ts CALIBRATE_EVENTS), so a replay opens as fast and plays as smoothly.
+ */
+export const REPLAY_EVENT_LIMIT = 25_000;
 
 /** Headers of a TCP/IPv4 packet with timestamps on Ethernet, bytes: until an xmit tells. */
 const DEFAULT_HEADER_BYTES = 66;
@@ -138,7 +141,7 @@ interface Sockets {
   /** Socket of each writing thread. */
   byTid: Map<number, number>;
   /** Socket of each connection, by "sport>dport". */
-  byFlow: Map<string, number>;
+  byFlow: Map<number, number>;
   /** The socket delayed-ACK timers go to, and the connections' peer. */
   peer: number;
   loopback: boolean;
@@ -147,8 +150,13 @@ interface Sockets {
   connections: number;
 }
 
-function flowKey(sport: number, dport: number): string {
-  return `${sport}>${dport}`;
+/** A socket end by its ports (a number: no string per event). */
+function flowKey(sport: number, dport: number): number {
+  return sport * 65536 + dport;
+}
+
+function endName(key: number): string {
+  return `port ${Math.floor(key / 65536)} > ${key % 65536}`;
 }
 
 function findSockets(m: ReplayModel): Sockets {
@@ -166,8 +174,8 @@ function findSockets(m: ReplayModel): Sockets {
     }
   }
   // Socket ends ("sport>dport") in order of appearance, and how far each one's snd_nxt moved.
-  const ends: string[] = [];
-  const sent = new Map<string, { first: number; last: number }>();
+  const ends: number[] = [];
+  const sent = new Map<number, { first: number; last: number }>();
   for (const kind of ['state', 'probe', 'retrans'] as const) {
     const t = tables[kind];
     for (let i = 0; i < t.count; i++) {
@@ -188,7 +196,11 @@ function findSockets(m: ReplayModel): Sockets {
       }
     }
   }
-  const connection = (end: string) => end.split('>').sort().join('<>');
+  const connection = (end: number) => {
+    const a = Math.floor(end / 65536);
+    const b = end % 65536;
+    return Math.min(a, b) * 65536 + Math.max(a, b);
+  };
   const connections = [...new Set(ends.map(connection))];
   const dev = m.config.filters?.dev ?? m.config.devices[0]?.dev ?? null;
   const loopback = dev === 'lo';
@@ -197,10 +209,10 @@ function findSockets(m: ReplayModel): Sockets {
   const attributed = tids.length <= 1 && connections.length === 1;
   const info: SockInfo[] = [];
   const byTid = new Map<number, number>();
-  const byFlow = new Map<string, number>();
+  const byFlow = new Map<number, number>();
   if (attributed) {
     // The end that sent the most bytes (snd_nxt moved furthest) is the writer's.
-    const moved = (e: string) => {
+    const moved = (e: number) => {
       const s = sent.get(e)!;
       return Number.isNaN(s.first) ? -1 : (s.last - s.first) >>> 0;
     };
@@ -209,7 +221,7 @@ function findSockets(m: ReplayModel): Sockets {
       host: 0,
       peer: 1,
       flow: 0,
-      app: tids[0] !== undefined ? `tid ${tids[0]}` : `port ${mine.replace('>', ' > ')}`,
+      app: tids[0] !== undefined ? `tid ${tids[0]}` : endName(mine),
     });
     info.push({ host: remote, peer: 0, flow: 0, app: 'peer' });
     if (tids[0] !== undefined) byTid.set(tids[0], 0);
@@ -227,7 +239,7 @@ function findSockets(m: ReplayModel): Sockets {
       host: 0,
       peer,
       flow: tids.length + connections.indexOf(connection(f)),
-      app: `port ${f.replace('>', ' > ')}`,
+      app: endName(f),
     });
   });
   info.push({ host: remote, peer: 0, flow: -1, app: 'not attributed' });
@@ -755,10 +767,20 @@ export function replayRun(
     if (sk !== undefined) return sk;
     // A connect before its port is bound (SYN_SENT): the one connection to that port.
     if (sport === 0) {
-      const matches = [...socks.byFlow.entries()].filter(([f]) => f.endsWith(`>${dport}`));
+      const matches = [...socks.byFlow.entries()].filter(([f]) => f % 65536 === dport);
       if (matches.length === 1) return matches[0]![1];
     }
     return -1;
+  };
+  // Field positions by kind and name, looked up once (a row is written field by field).
+  const FX: Record<string, Record<string, number>> = {};
+  for (const k of schema.kinds) {
+    FX[k.name] = {};
+    for (const f of k.fields) FX[k.name]![f] = F(k.name, f);
+  }
+  let base = 0;
+  const set = (k: string, field: string, v: number) => {
+    cols.values[base + FX[k]![field]!] = v;
   };
   for (let r = 0; r < nRows; r++) {
     const i = first + r;
@@ -771,10 +793,7 @@ export function replayRun(
     cols.t[r] = t;
     rowKind[r] = kindIdx;
     rowTable[r] = row;
-    const base = r * stride;
-    const set = (k: string, field: string, v: number) => {
-      cols.values[base + F(k, field)] = v;
-    };
+    base = r * stride;
     let code: number;
     let sk = -1;
     switch (kind) {
@@ -998,12 +1017,12 @@ export function replayRun(
  * ranges, when each skb is freed (the ACK of its last byte) and the index of skbs alive.
  */
 function fixSkbRanges(model: RunModel, w: WriteFacts, joined: Int32Array): void {
-  const start = new Map<number, number>();
-  const end = new Map<number, number>();
-  for (let k = 0; k < w.skbIds.length; k++) {
-    const id = w.skbIds[joined[k]!]!;
-    start.set(id, Math.min(start.get(id) ?? Infinity, w.skbStart[k]!));
-    end.set(id, Math.max(end.get(id) ?? -Infinity, w.skbEnd[k]!));
+  // Joined skbs are runs of neighbours: a run starts at its first skb and ends at its last's end.
+  const n = w.skbIds.length;
+  const end = new Float64Array(n).fill(-Infinity);
+  for (let k = 0; k < n; k++) {
+    const r = joined[k]!;
+    if (w.skbEnd[k]! > end[r]!) end[r] = w.skbEnd[k]!;
   }
   const S = model.skbs;
   const acks = model.socks.acks;
@@ -1020,10 +1039,11 @@ function fixSkbRanges(model: RunModel, w: WriteFacts, joined: Int32Array): void 
   };
   const alive = new Float64Array(S.n);
   for (let i = 0; i < S.n; i++) {
-    const id = S.id[i]!;
-    if (start.has(id)) {
-      S.seqStart[i] = start.get(id)!;
-      S.seqEnd[i] = end.get(id)!;
+    // Ids of the writes' skbs are their index + 1 (a packet's own skb has a negative id).
+    const k = S.id[i]! - 1;
+    if (k >= 0 && k < n && joined[k] === k) {
+      S.seqStart[i] = w.skbStart[k]!;
+      S.seqEnd[i] = end[k]!;
     }
     if (S.sk[i] === 0 && !Number.isNaN(S.tSent[i]!)) S.tFreed[i] = ackedAt(S.seqEnd[i]!);
     alive[i] = Number.isNaN(S.tFreed[i]!) ? Infinity : S.tFreed[i]!;
