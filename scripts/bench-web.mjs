@@ -21,16 +21,14 @@
 // Functions passed to page.evaluate run in the page: browser globals.
 /* global window, requestAnimationFrame */
 
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 
 import { chromium } from '@playwright/test';
 
-import { ROOT } from './lib.mjs';
+import { CHROMIUM_LAUNCH, ROOT, startPreview } from './lib.mjs';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '40' }, keep: { type: 'boolean', default: false } },
@@ -42,17 +40,6 @@ const FPS_URL =
   './?s=tso-autosizing&v=after&set=sender%3ASO_SNDBUF%3D16000000&set=receiver%3ASO_RCVBUF%3D16000000' +
   '&set=app.bytes%3D400000000&set=ethtool.tso%3D0&set=ethtool.gso%3D0&from=538000000&to=542000000' +
   '&t=540000000&speed=50000';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -77,39 +64,8 @@ function observeLongTasks() {
 }
 
 async function main() {
-  const port = await freePort();
-  const server = spawn(
-    process.execPath,
-    [
-      'node_modules/vite/bin/vite.js',
-      'preview',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--strictPort',
-    ],
-    { cwd: ROOT, stdio: 'ignore' },
-  );
-  const base = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(base)).ok) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      '--enable-blink-features=LongAnimationFrameTiming',
-    ],
-  });
+  const { base, server } = await startPreview();
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   const results = {};
   try {
     // ---- 1. first load ----

@@ -17,6 +17,7 @@ import {
   cargoBin,
   mtimeMs,
   run,
+  runMain,
   say,
   wasmBindgenExe,
   wasmBindgenPin,
@@ -158,12 +159,4 @@ function main() {
   say(WHO, `done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-try {
-  main();
-} catch (err) {
-  if (err instanceof UserError) {
-    console.error(`[${WHO}] FAILED: ${err.message}`);
-    process.exit(1);
-  }
-  throw err;
-}
+runMain(WHO, main);

@@ -20,10 +20,10 @@ import { join } from 'node:path';
 import {
   ENGINE,
   ROOT,
-  UserError,
   mtimeMs,
   newestEngineSourceMs,
   run,
+  runMain,
   say,
   wasmBindgenExe,
 } from './lib.mjs';
@@ -104,12 +104,4 @@ function main() {
   if (!args.includes('--no-types')) updateTypesIfStale(newest);
 }
 
-try {
-  main();
-} catch (err) {
-  if (err instanceof UserError) {
-    console.error(`[${WHO}] FAILED: ${err.message}`);
-    process.exit(1);
-  }
-  throw err;
-}
+runMain(WHO, main);

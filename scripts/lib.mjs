@@ -1,8 +1,9 @@
 // Helpers shared by the build scripts. Node built-ins only: bootstrap.mjs imports this before
 // node_modules exists.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,3 +107,78 @@ export function newestEngineSourceMs() {
 export function mtimeMs(path) {
   return existsSync(path) ? statSync(path).mtimeMs : -1;
 }
+
+/**
+ * Runs a script's `main` and turns a UserError into its message and exit status 1 (anything
+ * else keeps its stack trace). `main` may be async.
+ */
+export async function runMain(who, main) {
+  try {
+    await main();
+  } catch (err) {
+    if (err instanceof UserError) {
+      console.error(`[${who}] FAILED: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+/** A TCP port free on 127.0.0.1 right now (the OS picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `vite preview` of dist/ on a free port, once it answers: `{ base, server }` (kill `server`
+ * when done).
+ */
+export async function startPreview() {
+  const port = await freePort();
+  const server = spawn(
+    process.execPath,
+    [
+      'node_modules/vite/bin/vite.js',
+      'preview',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--strictPort',
+    ],
+    { cwd: ROOT, stdio: 'ignore' },
+  );
+  const base = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(base)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { base, server };
+}
+
+/**
+ * How the benchmarks launch Debian's Chromium (Playwright's own download does not work on
+ * these machines); playwright.config.ts passes the same flags.
+ */
+export const CHROMIUM_LAUNCH = {
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+    '--enable-blink-features=LongAnimationFrameTiming',
+  ],
+};

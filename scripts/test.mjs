@@ -5,26 +5,12 @@
 // unit tests, production build) and the end-to-end suite in Chromium against that build.
 // Each step prints its command; a failing step names itself and what to do. Node built-ins only.
 
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
-import { ENGINE, ROOT, UserError, run, say } from './lib.mjs';
+import { ENGINE, ROOT, UserError, freePort, run, say } from './lib.mjs';
 
 const WHO = 'test';
 const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
-
-/** A TCP port free on 127.0.0.1 right now (the OS picks it). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function main() {
   // Ports for the end-to-end web servers: free ones, so that several checkouts on one machine

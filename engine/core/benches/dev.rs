@@ -15,7 +15,7 @@ use sendpath_core::dev::{DevConfig, DevOut, DevParams, DevTimer, NetDevice};
 use sendpath_core::qdisc::Qdisc;
 use sendpath_core::sch_fq::{Fq, FqConfig};
 use sendpath_core::sch_generic::PfifoFast;
-use sendpath_core::skb::{tcp_flags, Packet, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
+use sendpath_core::skb::Packet;
 use sendpath_core::trace::Trace;
 
 /// Nanoseconds this thread has run on a CPU (Linux `schedstat`), if available.
@@ -52,7 +52,6 @@ fn run(qdisc: Qdisc, tso: bool, n: u64, segs: u32, flows: u32, gap_ns: u64) -> (
     let mut trace = Trace::new(false, 0);
     let mut heap: BinaryHeap<Reverse<(u64, u64, u8)>> = BinaryHeap::new();
     let (mut seq, mut events, mut done) = (0u64, 0u64, 0u64);
-    let hdr = ETH_HLEN + IPV4_HLEN + TCP_HLEN + 12;
     let t0 = Instant::now();
     let c0 = thread_cpu_ns();
     let mut next_pkt = 0u64;
@@ -70,28 +69,12 @@ fn run(qdisc: Qdisc, tso: bool, n: u64, segs: u32, flows: u32, gap_ns: u64) -> (
         if pkt_t <= timer_t {
             let now = pkt_t;
             let payload = segs * 1448;
+            let sk = (next_pkt % flows as u64) as u32;
             let p = Packet {
-                id: next_pkt + 1,
-                orig_skb: next_pkt + 1,
-                sk: (next_pkt % flows as u64) as u32,
-                src_host: 0,
-                dst_host: 1,
-                hash: (next_pkt % flows as u64) as u32 * 0x9E37_79B9,
-                priority: 0,
-                len: hdr + payload,
-                hdr_len: hdr,
+                hash: sk * 0x9E37_79B9,
                 truesize: 1280 + payload,
-                gso_segs: segs,
-                gso_size: if segs > 1 { 1448 } else { 0 },
-                tstamp_ns: 0,
-                sk_pacing_rate_bps: u64::MAX,
-                pure_ack: false,
-                seq: 0,
-                end_seq: payload as u64,
-                ack_seq: 0,
-                window: 65535,
-                flags: tcp_flags::ACK,
                 sent_ns: now,
+                ..Packet::test_data(next_pkt + 1, sk, payload, segs, 1448)
             };
             next_pkt += 1;
             dev.dev_queue_xmit(p, now, &mut out, &mut trace);

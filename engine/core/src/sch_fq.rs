@@ -1048,36 +1048,16 @@ impl Fq {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skb::{tcp_flags, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
 
     const HZ: u32 = 1000;
     /// 1448 B payload + 66 B headers = 1514 B, one full Ethernet frame.
     const MSS: u32 = 1448;
 
     fn data(id: u64, sk: SockId, payload: u32, rate: u64, tstamp_ns: u64) -> Packet {
-        let hdr = ETH_HLEN + IPV4_HLEN + TCP_HLEN + 12;
         Packet {
-            id,
-            orig_skb: id,
-            sk,
-            src_host: 0,
-            dst_host: 1,
-            hash: sk.wrapping_mul(2654435761),
-            priority: 0,
-            len: hdr + payload,
-            hdr_len: hdr,
-            truesize: 768 + payload,
-            gso_segs: 1,
-            gso_size: 0,
             tstamp_ns,
             sk_pacing_rate_bps: rate,
-            pure_ack: false,
-            seq: 0,
-            end_seq: payload as u64,
-            ack_seq: 0,
-            window: 65535,
-            flags: tcp_flags::ACK,
-            sent_ns: 0,
+            ..Packet::test_data(id, sk, payload, 1, MSS)
         }
     }
 

@@ -197,32 +197,12 @@ impl PfifoFast {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skb::{tcp_flags, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
 
     fn pkt(id: u64, priority: u8, payload: u32) -> Packet {
-        let hdr = ETH_HLEN + IPV4_HLEN + TCP_HLEN + 12;
         Packet {
-            id,
-            orig_skb: id,
-            sk: 0,
-            src_host: 0,
-            dst_host: 1,
             hash: 1,
             priority,
-            len: hdr + payload,
-            hdr_len: hdr,
-            truesize: 768 + payload,
-            gso_segs: 1,
-            gso_size: 0,
-            tstamp_ns: 0,
-            sk_pacing_rate_bps: u64::MAX,
-            pure_ack: false,
-            seq: 0,
-            end_seq: payload as u64,
-            ack_seq: 0,
-            window: 65535,
-            flags: tcp_flags::ACK,
-            sent_ns: 0,
+            ..Packet::test_data(id, 0, payload, 1, 1448)
         }
     }
 

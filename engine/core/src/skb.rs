@@ -83,6 +83,37 @@ pub struct Packet {
 }
 
 impl Packet {
+    /// A data packet for tests and benchmarks: `payload` bytes (sequence space `0..payload`)
+    /// in `gso_segs` segments of `mss`, from socket `sk` on host 0 to host 1, with the
+    /// timestamp option (66 header bytes in each frame), no pacing rate and no departure
+    /// time. Tests change the fields they are about with `Packet { hash, ..Packet::test_data(..) }`.
+    pub fn test_data(id: u64, sk: SockId, payload: u32, gso_segs: u32, mss: u32) -> Packet {
+        let hdr = ETH_HLEN + IPV4_HLEN + TCP_HLEN + crate::sock::TCPOLEN_TSTAMP_ALIGNED;
+        Packet {
+            id,
+            orig_skb: id,
+            sk,
+            src_host: 0,
+            dst_host: 1,
+            hash: sk.wrapping_mul(2654435761),
+            priority: 0,
+            len: hdr + payload,
+            hdr_len: hdr,
+            truesize: 768 + payload,
+            gso_segs,
+            gso_size: if gso_segs > 1 { mss } else { 0 },
+            tstamp_ns: 0,
+            sk_pacing_rate_bps: u64::MAX,
+            pure_ack: false,
+            seq: 0,
+            end_seq: payload as u64,
+            ack_seq: 0,
+            window: 65535,
+            flags: tcp_flags::ACK,
+            sent_ns: 0,
+        }
+    }
+
     /// Payload bytes (`end_seq - seq` without SYN/FIN).
     pub fn payload_len(&self) -> u32 {
         let mut n = self.end_seq - self.seq;
@@ -131,29 +162,14 @@ mod tests {
     use super::*;
 
     fn data(len_payload: u32, segs: u32, mss: u32) -> Packet {
-        let hdr = ETH_HLEN + IPV4_HLEN + TCP_HLEN + 12;
         Packet {
-            id: 1,
             orig_skb: 1,
-            sk: 0,
-            src_host: 0,
-            dst_host: 1,
             hash: 7,
-            priority: 0,
-            len: hdr + len_payload,
-            hdr_len: hdr,
             truesize: 2304 + len_payload,
-            gso_segs: segs,
-            gso_size: if segs > 1 { mss } else { 0 },
-            tstamp_ns: 0,
-            sk_pacing_rate_bps: u64::MAX,
-            pure_ack: false,
             seq: 1,
             end_seq: 1 + len_payload as u64,
             ack_seq: 1,
-            window: 65535,
-            flags: tcp_flags::ACK,
-            sent_ns: 0,
+            ..Packet::test_data(1, 0, len_payload, segs, mss)
         }
     }
 

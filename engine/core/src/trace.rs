@@ -973,6 +973,9 @@ pub struct Columns {
 }
 
 impl Columns {
+    /// The records as columns. Each kind's code is looked up once per enum variant, not per
+    /// record ([`Ev::code`] searches [`KINDS`] by name): the site rebuilds these columns on
+    /// every re-run.
     pub fn from_records(records: &[Record]) -> Columns {
         let mut c = Columns {
             t_ns: Vec::with_capacity(records.len()),
@@ -981,11 +984,21 @@ impl Columns {
             kind: Vec::with_capacity(records.len()),
             values: Vec::with_capacity(records.len() * MAX_FIELDS),
         };
+        let mut codes: Vec<(std::mem::Discriminant<Ev>, u16)> = Vec::new();
         for r in records {
+            let d = std::mem::discriminant(&r.ev);
+            let code = match codes.iter().find(|(x, _)| *x == d) {
+                Some(&(_, code)) => code,
+                None => {
+                    let code = r.ev.code();
+                    codes.push((d, code));
+                    code
+                }
+            };
             c.t_ns.push(r.t_ns as f64);
             c.host.push(r.host);
             c.sk.push(r.sk);
-            c.kind.push(r.ev.code());
+            c.kind.push(code);
             let f = r.ev.fields();
             for i in 0..MAX_FIELDS {
                 // u64::MAX ("unlimited") becomes +Infinity rather than a rounded 1.8e19.
@@ -1059,6 +1072,41 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_carry_each_records_kind_code_and_fields() {
+        let src = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/autocorking.toml"
+        ))
+        .unwrap();
+        let opts = crate::RunOptions {
+            trace: true,
+            sets: vec!["sim.duration_ms=2".into()],
+            ..Default::default()
+        };
+        let records = crate::run_source(&src, "autocorking.toml", &opts)
+            .unwrap()
+            .trace
+            .records;
+        let c = Columns::from_records(&records);
+        assert!(records.len() > 1000);
+        let kinds: std::collections::BTreeSet<u16> = c.kind.iter().copied().collect();
+        assert!(kinds.len() > 5, "only {} kinds", kinds.len());
+        for (i, r) in records.iter().enumerate() {
+            assert_eq!(c.kind[i], r.ev.code(), "row {i}: {:?}", r.ev);
+            assert_eq!(c.t_ns[i], r.t_ns as f64);
+            let f = r.ev.fields();
+            for (k, &(_, v)) in f.iter().enumerate() {
+                let want = if v == u64::MAX {
+                    f64::INFINITY
+                } else {
+                    v as f64
+                };
+                assert_eq!(c.values[i * MAX_FIELDS + k], want, "row {i} field {k}");
+            }
+        }
+    }
 
     #[test]
     fn every_kind_publishes_the_fields_its_events_carry() {

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use sendpath_core::mib::Mib;
 use sendpath_core::sim::World;
-use sendpath_core::trace::{Columns, Ev, Trace, MAX_FIELDS};
+use sendpath_core::trace::{Columns, Ev, Trace};
 use sendpath_core::{RunResult, Scenario};
 
 /// What a session runs and records.
@@ -446,47 +446,9 @@ impl Session {
         &self.samples
     }
 
-    /// The recorded events as columns: what `sendpath_core::trace::Columns::from_records`
-    /// builds (a test checks they are equal), with each event's kind code looked up by its enum
-    /// discriminant instead of by name (a third of the time, for the site's re-run budget).
+    /// The recorded events as columns.
     pub fn columns(&self) -> Columns {
-        let records = &self.world.trace.records;
-        let n = records.len();
-        let mut c = Columns {
-            t_ns: Vec::with_capacity(n),
-            host: Vec::with_capacity(n),
-            sk: Vec::with_capacity(n),
-            kind: Vec::with_capacity(n),
-            values: Vec::with_capacity(n * MAX_FIELDS),
-        };
-        let mut codes: Vec<(std::mem::Discriminant<Ev>, u16)> = Vec::new();
-        for r in records {
-            let d = std::mem::discriminant(&r.ev);
-            let code = match codes.iter().find(|(x, _)| *x == d) {
-                Some(&(_, code)) => code,
-                None => {
-                    let code = r.ev.code();
-                    codes.push((d, code));
-                    code
-                }
-            };
-            c.t_ns.push(r.t_ns as f64);
-            c.host.push(r.host);
-            c.sk.push(r.sk);
-            c.kind.push(code);
-            let f = r.ev.fields();
-            for i in 0..MAX_FIELDS {
-                // As from_records: u64::MAX ("unlimited") becomes +Infinity.
-                c.values.push(f.get(i).map_or(0.0, |&(_, v)| {
-                    if v == u64::MAX {
-                        f64::INFINITY
-                    } else {
-                        v as f64
-                    }
-                }));
-            }
-        }
-        c
+        Columns::from_records(&self.world.trace.records)
     }
 
     /// Number of recorded events.
@@ -554,19 +516,6 @@ mod tests {
     fn run(mut s: Session) -> Session {
         while !s.advance(10_000) {}
         s
-    }
-
-    #[test]
-    fn columns_are_the_cores_columns() {
-        let s = run(Session::start(request()).unwrap());
-        let mine = s.columns();
-        let core = Columns::from_records(&s.world.trace.records);
-        assert_eq!(mine.t_ns, core.t_ns);
-        assert_eq!(mine.host, core.host);
-        assert_eq!(mine.sk, core.sk);
-        assert_eq!(mine.kind, core.kind);
-        assert_eq!(mine.values, core.values);
-        assert!(mine.kind.len() > 1000);
     }
 
     #[test]
@@ -698,40 +647,13 @@ mod tests {
         assert_eq!(last_t as u64, sum.to_ns);
     }
 
-    #[test]
-    fn a_full_session_ends_with_exactly_what_run_source_computes() {
-        const NAGLE: &str = include_str!("../../../scenarios/nagle-delayed-ack.toml");
-        for variant in [None, Some("no_delay")] {
-            let req = SessionRequest {
-                source: NAGLE.to_string(),
-                file: "nagle".to_string(),
-                variant: variant.map(str::to_string),
-                trace: false,
-                to_ns: None,
-                sample_every_ns: 100_000_000,
-                sample_every_events: 0,
-                ..request()
-            };
-            let s = run(Session::start(req).unwrap());
-            let opts = sendpath_core::RunOptions {
-                variant: variant.map(str::to_string),
-                ..Default::default()
-            };
-            let direct = sendpath_core::run_source(NAGLE, "nagle", &opts)
-                .unwrap()
-                .result;
-            assert_eq!(s.summary().result, direct);
-            assert!(!s.summary().cut);
-        }
-    }
-
-    #[test]
-    fn a_full_session_reads_the_metrics_sendpath_compare_reads() {
+    /// The Nagle scenario's `variant` run to its end as a session (no trace) and directly.
+    fn full_nagle(variant: Option<&str>) -> (Session, RunResult) {
         const NAGLE: &str = include_str!("../../../scenarios/nagle-delayed-ack.toml");
         let req = SessionRequest {
             source: NAGLE.to_string(),
             file: "nagle".to_string(),
-            variant: Some("no_delay".to_string()),
+            variant: variant.map(str::to_string),
             trace: false,
             to_ns: None,
             sample_every_ns: 100_000_000,
@@ -740,12 +662,27 @@ mod tests {
         };
         let s = run(Session::start(req).unwrap());
         let opts = sendpath_core::RunOptions {
-            variant: Some("no_delay".to_string()),
+            variant: variant.map(str::to_string),
             ..Default::default()
         };
         let direct = sendpath_core::run_source(NAGLE, "nagle", &opts)
             .unwrap()
             .result;
+        (s, direct)
+    }
+
+    #[test]
+    fn a_full_session_ends_with_exactly_what_run_source_computes() {
+        for variant in [None, Some("no_delay")] {
+            let (s, direct) = full_nagle(variant);
+            assert_eq!(s.summary().result, direct);
+            assert!(!s.summary().cut);
+        }
+    }
+
+    #[test]
+    fn a_full_session_reads_the_metrics_sendpath_compare_reads() {
+        let (s, direct) = full_nagle(Some("no_delay"));
         for name in [
             "elapsed_s",
             "localhost:IpOutRequests",

@@ -16,27 +16,13 @@ const FRAME_NS: u64 = 1231;
 
 fn data(id: u64, payload: u32, segs: u32) -> Packet {
     Packet {
-        id,
-        orig_skb: id,
-        sk: 3,
-        src_host: 0,
-        dst_host: 1,
         hash: 0x1234_5678,
-        priority: 0,
-        len: HDR + payload,
-        hdr_len: HDR,
         truesize: 1280 + payload,
-        gso_segs: segs,
-        gso_size: if segs > 1 { MSS } else { 0 },
-        tstamp_ns: 0,
-        sk_pacing_rate_bps: u64::MAX,
-        pure_ack: false,
         seq: 1000,
         end_seq: 1000 + payload as u64,
         ack_seq: 1,
-        window: 65535,
         flags: tcp_flags::ACK | tcp_flags::PSH,
-        sent_ns: 0,
+        ..Packet::test_data(id, 3, payload, segs, MSS)
     }
 }
 
