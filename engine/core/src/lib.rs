@@ -31,6 +31,7 @@ pub mod tcp_output;
 pub mod tcp_timer;
 #[cfg(test)]
 mod testkit;
+mod tomldoc;
 pub mod trace;
 
 use std::collections::BTreeMap;

@@ -15,6 +15,7 @@ use std::fmt;
 
 use crate::keys::{self, DefaultCtx, Kind, Value, KEYS};
 use crate::profile::{Kernel, Profile};
+use crate::tomldoc::{self, Tv};
 
 /// A scenario error: names the file, the key and the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,9 +89,7 @@ impl Scenario {
             key,
             message,
         };
-        let doc: toml::Table = src.parse().map_err(|e: toml::de::Error| {
-            err(None, format!("not valid TOML: {}", e.to_string().trim()))
-        })?;
+        let doc = tomldoc::parse(src).map_err(|e| err(None, format!("not valid TOML: {e}")))?;
         let mut sc = Scenario {
             file: file.to_string(),
             title: String::new(),
@@ -337,7 +336,7 @@ fn last_global<'a>(layers: &'a [(Option<String>, String, Value)], key: &str) -> 
 fn collect_section(
     file: &str,
     sec: &str,
-    t: &toml::Value,
+    t: &Tv,
     out: &mut BTreeMap<String, Value>,
 ) -> Result<(), ScenarioError> {
     let err = |key: String, message: String| ScenarioError {
@@ -388,7 +387,7 @@ fn collect_section(
 fn insert_key(
     file: &str,
     key: &str,
-    v: &toml::Value,
+    v: &Tv,
     out: &mut BTreeMap<String, Value>,
 ) -> Result<(), ScenarioError> {
     let val = toml_to_value(file, key, v)?;
@@ -415,31 +414,31 @@ fn unknown_key(file: &str, key: &str) -> ScenarioError {
     }
 }
 
-fn toml_to_value(file: &str, key: &str, v: &toml::Value) -> Result<Value, ScenarioError> {
+fn toml_to_value(file: &str, key: &str, v: &Tv) -> Result<Value, ScenarioError> {
     let def = keys::key(key).ok_or_else(|| unknown_key(file, key))?;
     let bad = |what: &str| ScenarioError {
         file: file.into(),
         key: Some(key.into()),
-        message: format!("expected {what}, got {}", toml_type(v)),
+        message: format!("expected {what}, got {}", v.type_name()),
     };
     Ok(match def.kind {
         Kind::Int { .. } => match v {
-            toml::Value::Integer(i) => Value::Int(*i),
+            Tv::Integer(i) => Value::Int(*i),
             _ => return Err(bad("an integer")),
         },
         Kind::Bool => match v {
-            toml::Value::Integer(i) => Value::Int(*i),
-            toml::Value::Boolean(b) => Value::Int(*b as i64),
+            Tv::Integer(i) => Value::Int(*i),
+            Tv::Boolean(b) => Value::Int(*b as i64),
             _ => return Err(bad("0 or 1")),
         },
         Kind::Choice(_) => match v {
-            toml::Value::String(s) => Value::Str(s.clone()),
-            toml::Value::Integer(i) => Value::Str(i.to_string()),
+            Tv::String(s) => Value::Str(s.clone()),
+            Tv::Integer(i) => Value::Str(i.to_string()),
             _ => return Err(bad("a string")),
         },
         Kind::Triple { .. } => match v {
-            toml::Value::String(s) => parse_triple(file, key, s)?,
-            toml::Value::Array(a) if a.len() == 3 && a.iter().all(|x| x.is_integer()) => {
+            Tv::String(s) => parse_triple(file, key, s)?,
+            Tv::Array(a) if a.len() == 3 && a.iter().all(|x| x.as_integer().is_some()) => {
                 Value::Triple([
                     a[0].as_integer().unwrap(),
                     a[1].as_integer().unwrap(),
@@ -449,18 +448,6 @@ fn toml_to_value(file: &str, key: &str, v: &toml::Value) -> Result<Value, Scenar
             _ => return Err(bad("three integers, e.g. \"4096 16384 4194304\"")),
         },
     })
-}
-
-fn toml_type(v: &toml::Value) -> &'static str {
-    match v {
-        toml::Value::String(_) => "a string",
-        toml::Value::Integer(_) => "an integer",
-        toml::Value::Float(_) => "a float",
-        toml::Value::Boolean(_) => "a boolean",
-        toml::Value::Datetime(_) => "a date",
-        toml::Value::Array(_) => "an array",
-        toml::Value::Table(_) => "a table",
-    }
 }
 
 fn parse_triple(file: &str, key: &str, s: &str) -> Result<Value, ScenarioError> {
@@ -518,7 +505,7 @@ fn check_value(file: &str, key: &str, v: Value) -> Result<Value, ScenarioError> 
     }
 }
 
-fn parse_variant(file: &str, name: &str, body: &toml::Value) -> Result<Variant, ScenarioError> {
+fn parse_variant(file: &str, name: &str, body: &Tv) -> Result<Variant, ScenarioError> {
     let t = body.as_table().ok_or_else(|| ScenarioError {
         file: file.into(),
         key: Some(format!("variants.{name}")),
@@ -550,7 +537,7 @@ fn parse_variant(file: &str, name: &str, body: &toml::Value) -> Result<Variant, 
     Ok(v)
 }
 
-fn parse_source(file: &str, v: &toml::Value) -> Result<Source, ScenarioError> {
+fn parse_source(file: &str, v: &Tv) -> Result<Source, ScenarioError> {
     let err = |key: String, message: String| ScenarioError {
         file: file.into(),
         key: Some(key),
@@ -567,9 +554,9 @@ fn parse_source(file: &str, v: &toml::Value) -> Result<Source, ScenarioError> {
     };
     for (k, v) in t {
         match (k.as_str(), v) {
-            ("name", toml::Value::String(s)) => src.name = s.clone(),
-            ("url", toml::Value::String(s)) => src.url = s.clone(),
-            ("compare", toml::Value::Array(a)) => {
+            ("name", Tv::String(s)) => src.name = s.clone(),
+            ("url", Tv::String(s)) => src.url = s.clone(),
+            ("compare", Tv::Array(a)) => {
                 for x in a {
                     let pair = x.as_str().and_then(|p| p.split_once('/')).ok_or_else(|| {
                         err(
@@ -580,12 +567,12 @@ fn parse_source(file: &str, v: &toml::Value) -> Result<Source, ScenarioError> {
                     src.compare.push((pair.0.to_string(), pair.1.to_string()));
                 }
             }
-            (variant, toml::Value::Table(vals)) => {
+            (variant, Tv::Table(vals)) => {
                 let mut list = Vec::new();
                 for (m, x) in vals {
                     let x = match x {
-                        toml::Value::Integer(i) => *i as f64,
-                        toml::Value::Float(f) => *f,
+                        Tv::Integer(i) => *i as f64,
+                        Tv::Float(f) => *f,
                         _ => {
                             return Err(err(
                                 format!("source.{variant}.{m}"),
