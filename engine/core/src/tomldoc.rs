@@ -136,6 +136,9 @@ mod tests {
         );
         let e = parse("a = 1e999\n").unwrap_err();
         assert!(e.contains("does not fit in 64 bits"), "{e}");
-        assert_eq!(parse("a = -inf\n").unwrap()[0].1, Tv::Float(f64::NEG_INFINITY));
+        assert_eq!(
+            parse("a = -inf\n").unwrap()[0].1,
+            Tv::Float(f64::NEG_INFINITY)
+        );
     }
 }
