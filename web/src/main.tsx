@@ -8,12 +8,12 @@ import { initLang } from './i18n/current';
 import './styles.css';
 import './classroom/classroom.css';
 
-initLang(location.search, navigator.languages ?? [navigator.language]);
-
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <Root />
-  </StrictMode>,
+void initLang(location.search, navigator.languages ?? [navigator.language]).then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <Root />
+    </StrictMode>,
+  ),
 );

@@ -2,7 +2,7 @@
 // it waiting?", the charts, the decision log, the counters, the A/B table and the full
 // experiment. Keyboard shortcuts drive the time controls.
 
-import { lazy, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 
 import { currentLang } from '../i18n/current';
 import { scenarioText } from '../i18n/content';
@@ -13,7 +13,7 @@ import { Controls } from './Controls';
 import { Deferred } from './Deferred';
 import { Header } from './Header';
 import { msg } from './messages';
-import { CaptureIntro, CaptureStatus, DropZone, RecordingSummary } from './Native';
+import { CaptureStatus, DropZone } from './Native';
 import { Pipeline } from './pipeline/Pipeline';
 import { changeSpeed, goToRow, logSide, Player, stepEvent, stepKind } from './Player';
 import { SiteStore } from './store';
@@ -25,6 +25,10 @@ const Counters = lazy(() => import('./Counters').then((m) => ({ default: m.Count
 const DecisionLog = lazy(() => import('./DecisionLog').then((m) => ({ default: m.DecisionLog })));
 const Experiment = lazy(() => import('./Experiment').then((m) => ({ default: m.Experiment })));
 const Presets = lazy(() => import('./Presets').then((m) => ({ default: m.Presets })));
+const CaptureIntro = lazy(() => import('./Recording').then((m) => ({ default: m.CaptureIntro })));
+const RecordingSummary = lazy(() =>
+  import('./Recording').then((m) => ({ default: m.RecordingSummary })),
+);
 const NativePanel = lazy(() => import('./NativePanel').then((m) => ({ default: m.NativePanel })));
 const WhyPanel = lazy(() => import('./WhyPanel').then((m) => ({ default: m.WhyPanel })));
 
@@ -198,7 +202,9 @@ function Page() {
         <section className="intro" aria-labelledby="scenario-h">
           <CaptureStatus />
           {site.capture ? (
-            <CaptureIntro />
+            <Suspense fallback={null}>
+              <CaptureIntro />
+            </Suspense>
           ) : (
             <>
               <h2 id="scenario-h">
@@ -286,7 +292,13 @@ function Page() {
             <Legend />
           </section>
           <aside className="side-panel">
-            {site.capture && site.state.edit !== 'b' ? <RecordingSummary /> : <Controls />}
+            {site.capture && site.state.edit !== 'b' ? (
+              <Suspense fallback={null}>
+                <RecordingSummary />
+              </Suspense>
+            ) : (
+              <Controls />
+            )}
           </aside>
         </div>
         {site.capture && <Deferred armed={!!a} title={msg.native.region} component={NativePanel} />}

@@ -1,7 +1,7 @@
 // The page's header: the experiment (every file of scenarios/), its variant, the A/B
 // comparison, the theme, and the engine's status.
 
-import { ShareEmbed } from '../classroom/ShareEmbed';
+import { ShareEmbedButton } from '../classroom/ShareEmbedButton';
 import { scenarioText } from '../i18n/content';
 import { currentLang } from '../i18n/current';
 import { useState } from 'react';
@@ -145,7 +145,7 @@ export function Header() {
         >
           {copied ? h.linkCopied : h.copyLink}
         </button>
-        <ShareEmbed />
+        <ShareEmbedButton />
       </div>
     </header>
   );

@@ -15,7 +15,7 @@ export function LanguageSwitch() {
       <select
         value={lang}
         onChange={(e) => {
-          if (isLang(e.target.value)) setLang(e.target.value);
+          if (isLang(e.target.value)) void setLang(e.target.value);
         }}
       >
         {LANGS.map((l) => (

@@ -18,6 +18,7 @@ import { Laser } from './Laser';
 import { Markdown } from './Markdown';
 import { StepStage, type StageControl } from './StepStage';
 import { useLang, useText } from './useLang';
+import './presenter.css';
 
 function useFullscreen(): [boolean, () => void] {
   const [full, setFull] = useState(() => document.fullscreenElement !== null);

@@ -5,6 +5,8 @@
 import { lexer, type Token, type Tokens } from 'marked';
 import { Fragment, useMemo, type ReactNode } from 'react';
 
+import './markdown.css';
+
 /** `Heading text` -> `heading-text`: ids for headings, so a table of contents can link them. */
 export function slug(text: string): string {
   return text

@@ -1,15 +1,18 @@
 // "Copy embed code": the current view (scenario, variant, overrides, window, cursor, theme,
-// language) as an <iframe> snippet and as a <sendpath-player> web component.
+// language) as an <iframe> snippet and as a <sendpath-player> web component, in a dialog
+// (a chunk of its own: ShareEmbedButton.tsx loads it when pressed).
 
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 import { useSite } from '../app/context';
 import { currentLang } from '../i18n/current';
 import { DEFAULT_CHART, DEFAULT_PANELS, type EmbedConfig } from '../embed/params';
 import { componentSnippet, iframeSnippet } from '../embed/snippet';
 import { useLang, useText } from './useLang';
+import './share.css';
 
-export function ShareEmbed() {
+/** The dialog, open from the moment it is mounted; `onClose` unmounts it. */
+export function ShareEmbed({ onClose }: { onClose: () => void }) {
   const t = useText();
   useLang();
   const site = useSite();
@@ -41,17 +44,10 @@ export function ShareEmbed() {
   const copy = (id: string, text: string) => {
     void navigator.clipboard?.writeText(text).then(() => setCopied(id));
   };
+  useEffect(() => dialog.current?.showModal(), []);
   return (
     <>
-      <button type="button" onClick={() => dialog.current?.showModal()}>
-        {t.share.open}
-      </button>
-      <dialog
-        ref={dialog}
-        className="share-dialog"
-        aria-labelledby="share-h"
-        onClose={() => setCopied(null)}
-      >
+      <dialog ref={dialog} className="share-dialog" aria-labelledby="share-h" onClose={onClose}>
         <h2 id="share-h">{t.share.title}</h2>
         <p>{t.share.intro}</p>
         <label className="inline">

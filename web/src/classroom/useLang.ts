@@ -2,7 +2,7 @@
 
 import { useSyncExternalStore } from 'react';
 
-import { classroomMessages, type ClassroomMessages } from '../i18n/classroom';
+import { classroomText, type ClassroomMessages } from '../i18n/classroom';
 import { currentLang, subscribeLang } from '../i18n/current';
 import type { Lang } from '../i18n/lang';
 
@@ -12,5 +12,5 @@ export function useLang(): Lang {
 
 /** The classroom strings in the page's language. */
 export function useText(): ClassroomMessages {
-  return classroomMessages[useLang()];
+  return classroomText(useLang());
 }

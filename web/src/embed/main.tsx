@@ -10,12 +10,12 @@ import '../classroom/classroom.css';
 import './embed.css';
 import { EmbedApp } from './EmbedApp';
 
-initLang(location.search, navigator.languages ?? [navigator.language]);
-
 const root = document.getElementById('root');
 if (!root) throw new Error('embed/index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <EmbedApp />
-  </StrictMode>,
+void initLang(location.search, navigator.languages ?? [navigator.language]).then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <EmbedApp />
+    </StrictMode>,
+  ),
 );

@@ -2,6 +2,7 @@
 // "Copy embed code" dialog, the About page and the site footer, in every language. Kernel
 // names (functions, sysctls, counters) stay as they are in every language.
 
+import { loadedCatalogues } from './current';
 import type { Lang } from './lang';
 
 const en = {
@@ -138,135 +139,9 @@ const en = {
 
 export type ClassroomMessages = typeof en;
 
-const zhCN: ClassroomMessages = {
-  language: '语言',
-  landing: {
-    region: '欢迎',
-    lead: 'sendpath 在浏览器中运行 Linux TCP 发送路径的模型，按内核的做法逐个函数地实现，并以动画展示每个 skb 从 write() 到线路再返回的全过程。',
-    lead2:
-      '修改一个 sysctl 或 socket 选项，观察自动封包、Nagle 算法、TSQ 和 pacing 如何决定发送什么、何时发送。',
-    start: '开始课程：自动封包',
-    explore: '自由探索',
-    lessons: '课程',
-    about: '关于模型',
-    dismiss: '隐藏这段介绍',
-  },
-  lessons: {
-    region: '课程',
-    steps: (n: number) => `${n} 步`,
-    open: '打开',
-    broken: '无法读取这门课程：',
-    notFound: (id: string) => `没有名为“${id}”的课程。`,
-  },
-  lesson: {
-    stepOf: (n: number, total: number) => `第 ${n} 步，共 ${total} 步`,
-    prev: '上一步',
-    next: '下一步',
-    steps: '步骤',
-    goToStep: (n: number, title: string) => `第 ${n} 步：${title}`,
-    exit: '退出课程',
-    fullscreen: '全屏',
-    exitFullscreen: '退出全屏',
-    laser: '激光笔',
-    run: '这一步的运行',
-    play: '播放这一步',
-    pause: '暂停',
-    replay: '重新播放',
-    loading: '正在准备运行…',
-    failed: (e: string) => `引擎无法运行这一步：${e}`,
-    keys: '快捷键',
-    keyList: [
-      ['空格、→、PageDown', '下一步'],
-      ['←、PageUp', '上一步'],
-      ['1 … 9', '跳到第 N 步'],
-      ['P', '播放 / 暂停这一步'],
-      ['L', '打开 / 关闭激光笔'],
-      ['F', '全屏'],
-      ['Esc', '退出课程'],
-    ],
-    config: '配置',
-    variant: '变体',
-    fileAsWritten: '场景文件原样',
-    overrides: '修改',
-    range: '时间范围',
-    highlights: '请看',
-    elements: {
-      app: '应用程序',
-      write_queue: '写队列',
-      qdisc: 'qdisc 队列',
-      tx_ring: '网卡 TX 发送队列',
-      wire: '线路',
-      receiver: '接收方',
-      acks: 'ACK',
-      completion: '发送完成中断',
-    },
-    counter: (name: string) => `计数器 ${name}`,
-    source: '来源',
-  },
-  ab: {
-    region: 'A/B 对比',
-    caption: (a: string, b: string) => `${a}（A）对比 ${b}（B）：完整运行`,
-    run: '运行两者',
-    running: (side: string, pct: number) => `正在运行 ${side}：${pct.toFixed(0)} %`,
-    metric: '指标',
-    model: '模型',
-    source: '来源',
-    ratio: 'A / B',
-    noSource: '—',
-    sourceName: (name: string) => `来源：${name}`,
-    noSourceNote: '来源文档没有给出这些行的数字：只有模型的结果。',
-    failed: (e: string) => `运行失败：${e}`,
-    metrics: {
-      elapsed_s: '完成工作负载所用时间（秒）',
-      throughput_mbit: '吞吐量（Mbit/s）',
-      ctxt_switches: '每个写入进程的上下文切换次数',
-      tcp_mem_pages: (host: string) => `${host} 上的 TCP 内存（页）`,
-      qdisc_backlog_bytes: (host: string) => `结束时 ${host} 的 qdisc 中的字节数`,
-      counter: (host: string, name: string) => `${host} 上的 ${name}`,
-    },
-  },
-  embed: {
-    region: 'sendpath 播放器',
-    poster: '按下播放，在浏览器中运行模拟。',
-    play: '播放',
-    pause: '暂停',
-    step: '下一个事件',
-    scrub: '时间游标',
-    loading: '正在加载引擎…',
-    openFull: '在 sendpath 中打开',
-    counters: '关键计数器',
-    failed: (e: string) => `播放器出错：${e}`,
-    bad: (e: string) => `嵌入配置有误：${e}`,
-  },
-  share: {
-    open: '复制嵌入代码',
-    title: '嵌入当前视图',
-    intro:
-      '把下面任意一段粘贴到网页中。读者滚动到播放器之前，它不会加载任何内容，也不会从其他网站加载任何资源。',
-    iframe: 'iframe',
-    component: 'Web 组件（一个脚本）',
-    copy: '复制',
-    copied: '已复制',
-    close: '关闭',
-    autoplay: '可见时自动播放',
-    panels: '面板',
-  },
-  about: {
-    region: '关于模型',
-    intro:
-      '引擎重新实现了内核的哪些部分、针对哪些版本、做了哪些简化，以及它的数字与来源文档相比如何。下文是本版本的 docs/model-vs-linux.md（英文原文）。',
-    contents: '目录',
-    back: '返回模拟器',
-  },
-  footer: {
-    version: (v: string) => `sendpath 版本 ${v}`,
-    offline: {
-      unsupported: '',
-      installing: '正在保存以便离线使用…',
-      ready: '可离线使用',
-      failed: '无法离线使用',
-    },
-  },
-};
+/** The classroom strings in `lang` (English until that language's catalogues are loaded). */
+export function classroomText(lang: Lang): ClassroomMessages {
+  return lang === 'en' ? en : (loadedCatalogues(lang)?.classroom ?? en);
+}
 
-export const classroomMessages: Record<Lang, ClassroomMessages> = { en, 'zh-CN': zhCN };
+export { en as classroomEn };

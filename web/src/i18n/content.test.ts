@@ -3,18 +3,23 @@
 
 import { readFileSync } from 'node:fs';
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import * as wasm from '../engine/pkg/sendpath_wasm';
 import type { Catalog } from '../model/catalog';
 import { scenarioEntries } from '../model/scenarioIndex';
 import { keyMeaning, scenarioText, translated } from './content';
+import { loadCatalogues } from './current';
 import { LANGS } from './lang';
 
 wasm.initSync({
   module: readFileSync(new URL('../engine/pkg/sendpath_wasm_bg.wasm', import.meta.url)),
 });
 const catalog = JSON.parse(wasm.engine_catalog()) as Catalog;
+
+beforeAll(async () => {
+  for (const lang of LANGS) await loadCatalogues(lang);
+});
 
 describe('translations of the engine texts', () => {
   for (const lang of LANGS.filter((l) => l !== 'en')) {

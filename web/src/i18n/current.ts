@@ -1,27 +1,59 @@
 // The page's current language: picked once from the URL and the browser (lang.ts), switched by
 // the language control, and kept in the URL (`lang=`) so that a link opens in the same
 // language. Components subscribe through classroom/useLang.ts. No React here.
+//
+// English is part of the page; another language's catalogues are a chunk of their own
+// (zh-CN.ts), loaded before the page switches to it.
 
 import { DEFAULT_LANG, pickLang, type Lang } from './lang';
+import type * as ZhCN from './zh-CN';
 
 let current: Lang = DEFAULT_LANG;
 const listeners = new Set<() => void>();
+
+/** The catalogues of a language other than English. */
+export type Catalogues = typeof ZhCN;
+const loaded: Partial<Record<Lang, Catalogues>> = {};
+
+/** `lang`'s catalogues if they are loaded (never for English, whose text is in the page). */
+export function loadedCatalogues(lang: Lang): Catalogues | undefined {
+  return loaded[lang];
+}
+
+/** Loads `lang`'s catalogues (once). */
+export async function loadCatalogues(lang: Lang): Promise<void> {
+  if (lang === 'zh-CN' && !loaded[lang]) loaded[lang] = await import('./zh-CN');
+}
 
 export function currentLang(): Lang {
   return current;
 }
 
-/** Reads the language from the page's URL and the browser; call once before rendering. */
-export function initLang(search: string, languages: readonly string[]): Lang {
-  current = pickLang(search, languages);
+/**
+ * Reads the language from the page's URL and the browser and loads its catalogues; await it
+ * once before rendering. If they cannot be loaded the page stays in English.
+ */
+export async function initLang(search: string, languages: readonly string[]): Promise<Lang> {
+  const lang = pickLang(search, languages);
+  try {
+    await loadCatalogues(lang);
+    current = lang;
+  } catch (err) {
+    console.error(`the ${lang} catalogues did not load:`, err);
+    current = DEFAULT_LANG;
+  }
   document.documentElement.lang = current;
   // Modules evaluated before this call (catalogues) follow the language from here on.
   for (const l of listeners) l();
   return current;
 }
 
-/** Switches the page to `lang` and records it in the URL (replacing the history entry). */
-export function setLang(lang: Lang): void {
+/**
+ * Switches the page to `lang` once its catalogues are loaded, and records it in the URL
+ * (replacing the history entry).
+ */
+export async function setLang(lang: Lang): Promise<void> {
+  await loadCatalogues(lang);
   if (lang === current) return;
   current = lang;
   document.documentElement.lang = lang;
