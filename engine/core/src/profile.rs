@@ -109,7 +109,7 @@ pub enum PingpongRule {
     /// ≤ 5.0: a boolean set when data is sent within `ato` of the last receive
     /// (`tcp_event_data_sent`).
     Boolean,
-    /// 6.6+: a counter, incremented on the first send after a receive within `ato`;
+    /// 6.6+: a counter, incremented on every send within `ato` of the last receive;
     /// interactive when it reaches `net.ipv4.tcp_pingpong_thresh` (default 1).
     Counter,
 }

@@ -883,8 +883,12 @@ fn tcp_event_data_sent(w: &mut World, sk: SockId) {
             }
         }
         PingpongRule::Counter => {
-            // 6.6+: count only the first send after a receive (lsndtime < lrcvtime).
-            if tp.lsndtime < tp.icsk_ack.lrcvtime && since_rcv < tp.icsk_ack.ato {
+            // 6.6+ ("tcp: Set pingpong threshold via sysctl"): every send within ato of the
+            // last receive counts (inet_csk_inc_pingpong_cnt, saturating at U8_MAX). The
+            // 5.1..5.18 rule that counted only the first send after a receive
+            // (before(lsndtime, lrcvtime)) was reverted by 4d8f24eeedc5: in jiffies it missed
+            // replies sent in the jiffy of the receive.
+            if since_rcv < tp.icsk_ack.ato {
                 tp.icsk_ack.pingpong = tp.icsk_ack.pingpong.saturating_add(1);
             }
         }
@@ -1339,6 +1343,43 @@ mod tests {
         tp.icsk_ack.lrcvtime = j.saturating_sub(11);
         tcp_event_data_sent(&mut w, 1);
         assert!(!in_pingpong_mode(&w.socks[1]));
+    }
+
+    #[test]
+    fn in_6_18_every_reply_within_ato_counts_toward_pingpong_even_in_the_jiffy_of_the_receive() {
+        for (thresh, sends_to_enter) in [(1, 1), (3, 3)] {
+            let mut w = established(
+                "6.18",
+                &format!("[sysctl]\n\"net.ipv4.tcp_pingpong_thresh\" = {thresh}\n"),
+            );
+            w.now_ns = 1_000_000_000;
+            let j = w.jiffies();
+            let tp = &mut w.socks[0];
+            tp.icsk_ack.pingpong = 0;
+            tp.icsk_ack.ato = 10;
+            // Received and replied within the same jiffy, as on loopback.
+            tp.icsk_ack.lrcvtime = j;
+            tp.lsndtime = j;
+            for n in 1..=sends_to_enter {
+                assert!(
+                    !in_pingpong_mode(&w.socks[0]),
+                    "thresh {thresh}: before send {n}"
+                );
+                tcp_event_data_sent(&mut w, 0);
+            }
+            assert!(in_pingpong_mode(&w.socks[0]), "thresh {thresh}");
+            assert_eq!(w.socks[0].icsk_ack.pingpong, sends_to_enter as u8);
+        }
+        // A send long after the last receive does not count.
+        let mut w = established("6.18", "");
+        w.now_ns = 1_000_000_000;
+        let j = w.jiffies();
+        let tp = &mut w.socks[0];
+        tp.icsk_ack.pingpong = 0;
+        tp.icsk_ack.ato = 10;
+        tp.icsk_ack.lrcvtime = j - 11;
+        tcp_event_data_sent(&mut w, 0);
+        assert_eq!(w.socks[0].icsk_ack.pingpong, 0);
     }
 
     #[test]
