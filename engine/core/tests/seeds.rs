@@ -47,6 +47,26 @@ fn tcp_quickack_set_once_barely_helps() {
     );
 }
 
+#[test]
+fn under_6_18_the_receiver_still_delays_its_acks_as_the_real_6_18_recording_does() {
+    // public/samples/pingpong-default.jsonl, recorded on this project's 6.18 VM (HZ 250): 9.22 s,
+    // TcpExtDelayedACKs 197, 868 segments. 6.6+ counts every reply within ato toward pingpong
+    // mode, so the receiver becomes interactive although it replies in the jiffy it received.
+    let r = run("nagle-delayed-ack.toml", Some("default"), &["kernel=6.18"]);
+    let delayed = counter(&r, "localhost", "TcpExtDelayedACKs");
+    assert!(
+        (180..=210).contains(&delayed),
+        "{delayed} delayed ACKs for 100 rounds"
+    );
+    assert!(
+        (7.5..=9.5).contains(&r.elapsed_s),
+        "elapsed {} s",
+        r.elapsed_s
+    );
+    let segs = counter(&r, "localhost", "TcpOutSegs");
+    assert!(segs < 2000, "{segs} segments: Nagle held nothing");
+}
+
 // ---- Commit 605ad7f1 "tcp: refine TSO autosizing" (3.18 vs 3.19) ----
 
 fn tso(kernel_variant: &str) -> sendpath_core::RunResult {
