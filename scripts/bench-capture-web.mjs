@@ -17,33 +17,20 @@
 // Functions passed to page.evaluate run in the page: browser globals.
 /* global window, requestAnimationFrame */
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { chromium } from '@playwright/test';
 
-import { ROOT } from './lib.mjs';
+import { CHROMIUM_LAUNCH, ROOT, runMain, startPreview } from './lib.mjs';
 
 const { values } = parseArgs({
   options: { mb: { type: 'string', default: '100' }, runs: { type: 'string', default: '3' } },
 });
 const TARGET_BYTES = Number(values.mb) * 1024 * 1024;
 const RUNS = Number(values.runs);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** A capture of about `target` bytes: a real header and records, then real events repeated. */
 function makeCapture(target) {
@@ -108,39 +95,8 @@ async function main() {
   writeFileSync(file, makeCapture(TARGET_BYTES));
   const bytes = statSync(file).size;
   const mb = bytes / (1024 * 1024);
-  const port = await freePort();
-  const server = spawn(
-    process.execPath,
-    [
-      'node_modules/vite/bin/vite.js',
-      'preview',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--strictPort',
-    ],
-    { cwd: ROOT, stdio: 'ignore' },
-  );
-  const base = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(base)).ok) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      '--enable-blink-features=LongAnimationFrameTiming',
-    ],
-  });
+  const { base, server } = await startPreview();
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   console.log(
     `A ${f1(mb)} MB capture (${bytes} bytes), opened with the file picker, ${RUNS} runs:`,
   );
@@ -184,7 +140,7 @@ async function main() {
       const load1 = loadavg()[0];
       // Then the replay plays for 3 s.
       const longPlay = await page.evaluate(() => window.__long.length);
-      await page.getByRole('button', { name: 'Play' }).click();
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
       await page.waitForTimeout(3000);
       const play = await page.evaluate((n) => {
         const long = window.__long.slice(n);
@@ -209,7 +165,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain('bench:capture-web', main);
