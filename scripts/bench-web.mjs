@@ -144,16 +144,30 @@ async function main() {
     const box = page.getByLabel('net.ipv4.tcp_autocorking', { exact: true });
     const longBefore = await page.evaluate(() => window.__long.length);
     const updates = [];
+    const splits = [];
     for (let i = 0; i < RUNS; i++) {
-      await page.evaluate(() => performance.clearMeasures('sp:update'));
+      await page.evaluate(() => {
+        performance.clearMeasures('sp:update');
+        performance.clearMeasures('sp:engine');
+        performance.clearMeasures('sp:render');
+      });
       // Click without scrolling: the controls are on screen in the tall viewport.
       await box.dispatchEvent('click');
       await page.waitForFunction(() => performance.getEntriesByName('sp:update').length > 0, null, {
         timeout: 20_000,
       });
-      updates.push(
-        await page.evaluate(() => performance.getEntriesByName('sp:update')[0].duration),
-      );
+      const split = await page.evaluate(() => {
+        const ms = (name) => performance.getEntriesByName(name)[0]?.duration ?? NaN;
+        const model = performance.getEntriesByName('sp:model').at(-1)?.detail ?? {};
+        return {
+          update: ms('sp:update'),
+          engine: ms('sp:engine'),
+          render: ms('sp:render'),
+          ...model,
+        };
+      });
+      updates.push(split.update);
+      splits.push(split);
       await page.waitForTimeout(150);
     }
     const rerunLong = await page.evaluate((n) => window.__long.slice(n), longBefore);
@@ -163,6 +177,18 @@ async function main() {
     );
     console.log(
       `   p50 ${f1(pct(updates, 50))} ms, p95 ${f1(pct(updates, 95))} ms, max ${f1(Math.max(...updates))} ms (budget p95 ${BUDGET.updateP95Ms} ms)`,
+    );
+    // Where the time goes (medians): the worker's run, columns and derivation, the message to
+    // the main thread, and the main thread's render up to the paint.
+    const med = (key) =>
+      f1(
+        pct(
+          splits.map((x) => x[key]),
+          50,
+        ),
+      );
+    console.log(
+      `   median split: change -> model ${med('engine')} ms (worker: run ${med('runMs')}, columns ${med('columnsMs')}, derive ${med('deriveMs')}), model -> painted ${med('render')} ms`,
     );
     await context.close();
 
