@@ -1,5 +1,5 @@
 //! Device events per second of wall time: a `NetDevice` at 10 Gbit/s driven by a minimal
-//! event loop (a binary heap of device timers), the way the simulation drives it.
+//! event loop (a binary heap of device timers) standing in for the simulation's.
 //!
 //!     cargo bench -p sendpath-core --bench dev
 //!
