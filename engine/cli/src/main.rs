@@ -158,10 +158,10 @@ fn run(mut args: Args) -> Result<(), String> {
             };
             // Warm-up run, then the measured run.
             let _ = run_source(&src, &file, &args.opts).map_err(|e| e.to_string())?;
-            let (t0, c0) = (Instant::now(), process_cpu_s());
+            let (t0, c0) = (Instant::now(), thread_cpu_s());
             let out = run_source(&src, &file, &args.opts).map_err(|e| e.to_string())?;
             let wall = t0.elapsed().as_secs_f64();
-            let cpu = process_cpu_s().zip(c0).map(|(a, b)| a - b);
+            let cpu = thread_cpu_s().zip(c0).map(|(a, b)| a - b);
             let r = &out.result;
             println!("scenario         {file}");
             println!("simulated        {:.3} s", r.elapsed_s);
@@ -296,12 +296,11 @@ fn print_summary(r: &RunResult) {
     }
 }
 
-/// This process's user + system CPU time in seconds (Linux `/proc/self/stat`, 100 Hz ticks),
-/// so the benchmark can be read on a machine that other jobs load.
-fn process_cpu_s() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
-    Some(ticks as f64 / 100.0)
+/// This thread's CPU time in seconds, to the nanosecond (Linux `/proc/thread-self/schedstat`:
+/// time on a CPU, time waiting, timeslices), so the benchmark can be read on a machine that
+/// other jobs load. The simulation runs on this thread.
+fn thread_cpu_s() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let on_cpu_ns: u64 = stat.split_whitespace().next()?.parse().ok()?;
+    Some(on_cpu_ns as f64 / 1e9)
 }
