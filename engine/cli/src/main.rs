@@ -84,9 +84,16 @@ fn read(file: &str) -> Result<String, String> {
 }
 
 fn main() -> ExitCode {
-    if std::env::args().nth(1).as_deref() == Some("--version") {
-        println!("sendpath {VERSION}");
-        return ExitCode::SUCCESS;
+    match std::env::args().nth(1).as_deref() {
+        Some("--version") => {
+            println!("sendpath {VERSION}");
+            return ExitCode::SUCCESS;
+        }
+        Some("--help" | "-h" | "help") => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        _ => {}
     }
     let args = match parse_args() {
         Ok(a) => a,

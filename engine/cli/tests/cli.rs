@@ -266,3 +266,16 @@ fn version_prints_the_engines_version() {
         format!("sendpath {}", env!("CARGO_PKG_VERSION"))
     );
 }
+
+#[test]
+fn help_prints_the_usage_and_an_unknown_command_is_refused_with_it() {
+    let out = stdout(&sendpath(&["--help"]));
+    assert!(out.starts_with("usage:\n  sendpath run FILE"), "{out}");
+    let o = sendpath(&["frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.starts_with("sendpath: unknown command frobnicate\nusage:"),
+        "{err}"
+    );
+}
