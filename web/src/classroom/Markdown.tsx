@@ -16,6 +16,14 @@ export function slug(text: string): string {
     .replace(/^-|-$/g, '');
 }
 
+/**
+ * A document without its title: everything up to and including its first "# " line (a
+ * translation's note on its source comes before the title).
+ */
+export function withoutTitle(text: string): string {
+  return text.replace(/^[\s\S]*?^# .*(?:\n|$)/m, '');
+}
+
 function inline(tokens: Token[] | undefined, key = ''): ReactNode[] {
   return (tokens ?? []).map((t, i) => {
     const k = `${key}${i}`;

@@ -119,7 +119,7 @@ export const zhCN: ClassroomMessages = {
   about: {
     region: '关于模型',
     intro:
-      '引擎重新实现了内核的哪些部分、针对哪些版本、做了哪些简化，以及它的数字与来源文档相比如何。下文是本版本的 docs/model-vs-linux.md（英文原文）。',
+      '引擎重新实现了内核的哪些部分、针对哪些版本、做了哪些简化，以及它的数字与来源文档相比如何。下文是本版本 docs/model-vs-linux.md 的中文译文（docs/model-vs-linux.zh-CN.md）；两者不一致时，以英文原文为准。',
     contents: '目录',
     back: '返回模拟器',
   },
