@@ -73,3 +73,47 @@ test('switching the simulator to Chinese changes every visible string', async ({
   expect(await leftInEnglish(page, english)).toEqual([]);
   expect(new URL(page.url()).searchParams.get('lang')).toBe('zh-CN');
 });
+
+test('About in Chinese shows the translated model document, and its contents jump to the headings', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto('./?view=about&lang=en');
+  await expect(
+    page.getByRole('heading', { name: 'How the numbers compare with the source documents' }),
+  ).toBeVisible();
+  const english = await visibleStrings(page);
+  expect(english.length).toBeGreaterThan(300);
+  await page.getByLabel('Language').selectOption('zh-CN');
+  await expect(page.getByRole('heading', { level: 2, name: '数字与来源文档的比较' })).toBeVisible();
+  await expect(page.locator('article')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByRole('table').first()).toContainText('已知不符');
+  // Names the Chinese document keeps as they are: a socket option, a counter's increment, a
+  // program.
+  const names = ['TCP_NODELAY', '+= pcount', 'netperf'];
+  expect((await leftInEnglish(page, english)).filter((s) => !names.includes(s))).toEqual([]);
+
+  // Every entry of the contents names a heading of the document by its id, and following one
+  // scrolls to it.
+  const toc = page.getByRole('navigation', { name: '目录' }).getByRole('link');
+  const entries = await toc.evaluateAll((links) =>
+    links.map((a) => ({
+      text: a.textContent!,
+      hash: decodeURIComponent(new URL((a as HTMLAnchorElement).href).hash.slice(1)),
+    })),
+  );
+  expect(entries.length).toBeGreaterThan(10);
+  for (const { text, hash } of entries)
+    await expect(page.locator(`article [id="${hash}"]`)).toHaveText(text);
+  const target = entries.find((e) => e.text.startsWith('TCP 之下'))!;
+  await toc.filter({ hasText: target.text }).click();
+  const heading = page.locator(`[id="${target.hash}"]`);
+  await expect(heading).toBeInViewport();
+  expect(decodeURIComponent(new URL(page.url()).hash.slice(1))).toBe(target.hash);
+  // A link to that heading opens the page there, once the translation has loaded.
+  await page.goto('about:blank');
+  await page.goto(`./?view=about&lang=zh-CN#${encodeURIComponent(target.hash)}`);
+  await expect(page.locator(`[id="${target.hash}"]`)).toBeInViewport();
+  expect(errors).toEqual([]);
+});
