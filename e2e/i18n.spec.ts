@@ -64,12 +64,23 @@ test('switching the simulator to Chinese changes every visible string', async ({
     await page.evaluate((f) => window.scrollTo(0, document.body.scrollHeight * f), y);
     await page.waitForTimeout(300);
   }
-  await expect(page.getByRole('region', { name: 'Decision log' })).toBeVisible();
+  const log = page.getByRole('region', { name: 'Decision log' });
+  await expect(log).toBeVisible();
   await expect(page.getByRole('region', { name: 'Counters' })).toBeVisible();
+  // The log's rows on screen, with the engine's words (not only their kernel function).
+  await log.scrollIntoViewIfNeeded();
+  const lines = log.locator('li .d');
+  await expect(lines.first()).toHaveText(/^\S+: .+/);
+  const englishLines = await lines.allTextContents();
   const english = await visibleStrings(page);
   expect(english.length).toBeGreaterThan(100);
+  for (const line of englishLines.slice(0, 5)) expect(english).toContain(line);
   await page.locator('footer').getByLabel('Language').selectOption('zh-CN');
-  await expect(page.getByRole('region', { name: '决策日志' })).toBeVisible();
+  const logZh = page.getByRole('region', { name: '决策日志' });
+  await expect(logZh).toBeVisible();
+  // Every line now reads in Chinese and says so: none is left out of the check as English.
+  await expect(logZh.locator('li .d[lang="en"]')).toHaveCount(0);
+  await expect(logZh.locator('li .d[lang="zh-CN"]').first()).toHaveText(/^\S+：.*\p{Script=Han}/u);
   expect(await leftInEnglish(page, english)).toEqual([]);
   expect(new URL(page.url()).searchParams.get('lang')).toBe('zh-CN');
 });

@@ -4,6 +4,9 @@
 
 import { useEffect, useMemo, useRef, useState } from 'react';
 
+import type { RecordedFacts } from '../capture/replay';
+import { useLang } from '../classroom/useLang';
+import { logLine, simRow } from '../i18n/log';
 import { formatInstant } from '../model/format';
 import {
   filterRows,
@@ -20,7 +23,13 @@ import { msg } from './messages';
 import { cursorRow, goToRow, logSide } from './Player';
 
 const ROW_PX = 22;
-const EMPTY = new Map<number, string>();
+/** A row's English words and, for a recording, what it recorded (for other languages). */
+interface Words {
+  text: string;
+  facts: RecordedFacts | null;
+}
+
+const EMPTY = new Map<number, Words>();
 const VIEW_ROWS = 14;
 
 export function DecisionLog() {
@@ -42,7 +51,8 @@ export function DecisionLog() {
   const [scrollTop, setScrollTop] = useState(0);
   const [follow, setFollow] = useState(true);
   const runKey = `${side}:${view?.runId ?? 0}`;
-  const [cache, setCache] = useState<{ key: string; texts: Map<number, string> }>({
+  const lang = useLang();
+  const [cache, setCache] = useState<{ key: string; texts: Map<number, Words> }>({
     key: runKey,
     texts: new Map(),
   });
@@ -76,7 +86,9 @@ export function DecisionLog() {
       if (!live) return;
       setCache((prev) => {
         const next = new Map(prev.key === key ? prev.texts : undefined);
-        wanted.forEach((r, i) => next.set(r, words[i] ?? ''));
+        wanted.forEach((r, i) =>
+          next.set(r, { text: words.texts[i] ?? '', facts: words.facts[i] ?? null }),
+        );
         return { key, texts: next };
       });
     });
@@ -181,6 +193,13 @@ export function DecisionLog() {
               const r = rows[i]!;
               const sk = m.cols.sk[r]!;
               const isCur = i === currentIdx && rows[i] === current;
+              const words = texts.get(r);
+              // Until the words arrive, the kernel function (the same in every language).
+              const line = words
+                ? logLine(lang, words.text, words.facts, () =>
+                    schema ? simRow(schema, m.cols, r, words.text) : null,
+                  )
+                : { text: schema?.kinds[m.cols.kind[r]!]?.func ?? '', lang: 'en' as const };
               return (
                 <li key={r} style={{ top: i * ROW_PX }} className={isCur ? 'current' : undefined}>
                   <button
@@ -192,8 +211,8 @@ export function DecisionLog() {
                     <span className="t">{formatInstant(m.cols.t[r]!)}</span>
                     <span className="h">{hosts[m.cols.host[r]!]}</span>
                     <span className="s">{sk === schema?.noSock ? '–' : `sk${sk}`}</span>
-                    <span className="d" lang="en">
-                      {texts.get(r) ?? schema?.kinds[m.cols.kind[r]!]?.func ?? ''}
+                    <span className="d" lang={line.lang}>
+                      {line.text}
                     </span>
                   </button>
                 </li>

@@ -11,6 +11,7 @@
 import { openReplay, type ReplaySession } from '../capture/client';
 import type { Diagnostic } from '../capture/model';
 import type { ReplayWindow } from '../capture/replay';
+import type { DescribedRows } from '../i18n/log';
 import type { ScenarioMapping } from '../capture/scenario';
 import type { CaptureSource, ReplayHead } from '../capture/serve';
 import { startEngine, type EngineBridge } from '../engine/bridge';
@@ -830,12 +831,15 @@ export class SiteStore {
     this.set({ experiment: { ...this.snap.experiment, running: false } });
   }
 
-  /** The engine's description of rows of a side's last run (the recording's own words). */
-  describe(side: Side, rows: number[]): Promise<string[]> {
+  /**
+   * The engine's English words for rows of a side's last run (a recording's own words, with
+   * what each row recorded for the words of another language: i18n/log.ts).
+   */
+  async describe(side: Side, rows: number[]): Promise<DescribedRows> {
     if (side === 'a' && this.snap.a.model?.recording && this.replay)
       return this.replay.describe(rows);
-    if (!this.engine) return Promise.resolve(rows.map(() => ''));
-    return this.engine.call('describe', side, rows);
+    const texts = this.engine ? await this.engine.call('describe', side, rows) : rows.map(() => '');
+    return { texts, facts: texts.map(() => null) };
   }
 }
 

@@ -4,6 +4,7 @@
 import type { TraceSchema } from '../model/catalog';
 import type { RunModel } from '../model/derive';
 import type { ParseResult } from './model';
+import type { DescribedRows } from '../i18n/log';
 import type { ReplayWindow } from './replay';
 import type { KeyRegistry } from './scenario';
 import type {
@@ -67,8 +68,8 @@ export interface ReplaySession {
   opened: Promise<{ result: OpenResult; name: string }>;
   /** The run model of another window of the capture. */
   replay(window: ReplayWindow): Promise<RunModel>;
-  /** Rows of the last window in words. */
-  describe(rows: number[]): Promise<string[]>;
+  /** Rows of the last window in English words, and what each recorded (for other languages). */
+  describe(rows: number[]): Promise<DescribedRows>;
   /** Stops the worker; pending answers never settle. */
   close(): void;
 }
@@ -116,7 +117,9 @@ export function openReplay(
     },
     describe: async (rows) => {
       const msg = await call({ kind: 'describe', id: nextId++, rows });
-      return msg.kind === 'described' ? msg.texts : [];
+      return msg.kind === 'described'
+        ? { texts: msg.texts, facts: msg.facts }
+        : { texts: [], facts: [] };
     },
     close: () => worker.terminate?.(),
   };

@@ -1106,41 +1106,76 @@ const TCP_STATES = [
   'NEW_SYN_RECV',
 ];
 
-/** Row `r` of a replay in words: "<tracepoint>: <what it recorded>", in the engine's manner. */
-export function describeReplayRow(m: ReplayModel, rows: ReplayRows, r: number): string {
+/**
+ * What row `r` of a replay recorded, with its names resolved (the tracepoint, the device, the
+ * TCP states, the drop reason, the recording host's HZ): what its words are made of, in any
+ * language. Null for a row of no recorded kind.
+ */
+export interface RecordedFacts {
+  kind: EventKind;
+  /** The tracepoint that recorded it (`tcp:tcp_probe`). */
+  tp: string;
+  /** The event's numeric fields (NaN when absent). */
+  n: Record<string, number>;
+  /** Names: `dev`, `oldstate`, `newstate`, `reason` (as the recording or the kernel spells them). */
+  s: Record<string, string>;
+}
+
+export function replayRowFacts(m: ReplayModel, rows: ReplayRows, r: number): RecordedFacts | null {
   const kind = EVENT_KINDS[rows.kind[r]!];
-  if (!kind) return '';
+  if (!kind) return null;
   const e = eventRow(m, kind, rows.tableRow[r]!);
-  const n = (k: string) => (typeof e[k] === 'number' ? (e[k] as number) : NaN);
-  const tp = TRACEPOINT[kind];
+  const n: Record<string, number> = {};
+  const s: Record<string, string> = {};
+  for (const [k, v] of Object.entries(e)) if (typeof v === 'number') n[k] = v;
   const names = m.config.symbols;
   const stateName = (v: number, field: string) =>
     names?.[`sock:inet_sock_set_state:${field}`]?.[String(v)] ?? `TCP_${TCP_STATES[v] ?? v}`;
-  switch (kind) {
+  if (kind === 'queue' || kind === 'xmit') s['dev'] = String(e['dev'] ?? '?');
+  if (kind === 'state') {
+    s['oldstate'] = stateName(n['oldstate'] ?? NaN, 'oldstate');
+    s['newstate'] = stateName(n['newstate'] ?? NaN, 'newstate');
+  }
+  if (kind === 'drop')
+    s['reason'] =
+      names?.['skb:kfree_skb:reason']?.[String(n['reason'] ?? NaN)] ?? String(n['reason'] ?? NaN);
+  if (kind === 'delack_start') n['hz'] = m.config.host?.configHz ?? 250;
+  return { kind, tp: TRACEPOINT[kind], n, s };
+}
+
+/** Row `r` of a replay in words: "<tracepoint>: <what it recorded>", in the engine's manner. */
+export function describeReplayRow(m: ReplayModel, rows: ReplayRows, r: number): string {
+  const f = replayRowFacts(m, rows, r);
+  return f ? describeRecorded(f) : '';
+}
+
+/** A recorded event in English words (i18n/log.zh-CN.ts has them in Chinese). */
+export function describeRecorded(f: RecordedFacts): string {
+  const n = (k: string) => f.n[k] ?? NaN;
+  const tp = f.tp;
+  switch (f.kind) {
     case 'sendmsg':
       return `${tp}: tid ${n('tid')} copies into ${n('skbaddr') > 0 ? `the tail skb (${formatBytes(n('skb_len'))} of size_goal ${formatBytes(n('size_goal'))})` : 'a new skb (no tail skb)'}, ${formatBytes(n('msg_left'))} of the call left`;
     case 'queue':
-      return `${tp}: an skb of ${formatBytes(n('len'))} enters dev_queue_xmit on ${String(e['dev'] ?? '?')}`;
+      return `${tp}: an skb of ${formatBytes(n('len'))} enters dev_queue_xmit on ${f.s['dev']}`;
     case 'enqueue':
       return `${tp}: the qdisc ${hex(n('handle'))} accepted the skb`;
     case 'dequeue':
       return `${tp}: the qdisc ${hex(n('handle'))} released ${n('packets')} skb${n('packets') === 1 ? '' : 's'}${n('txq_state') ? ` (txq_state ${hex(n('txq_state'))}: queue stopped)` : ''}`;
     case 'xmit':
-      return `${tp}: to the driver of ${String(e['dev'] ?? '?')}: ${formatBytes(n('len'))}, ${n('gso_segs') > 1 ? `${n('gso_segs')} segments of ${formatBytes(n('gso_size'))} (TSO/GSO)` : 'one segment'}, ${formatBytes(n('data_len'))} of data in page fragments`;
+      return `${tp}: to the driver of ${f.s['dev']}: ${formatBytes(n('len'))}, ${n('gso_segs') > 1 ? `${n('gso_segs')} segments of ${formatBytes(n('gso_size'))} (TSO/GSO)` : 'one segment'}, ${formatBytes(n('data_len'))} of data in page fragments`;
     case 'free':
       return `${tp}: the skb was freed ${formatNs(n('lat_ns'))} after its xmit`;
-    case 'drop': {
-      const reason = names?.['skb:kfree_skb:reason']?.[String(n('reason'))] ?? String(n('reason'));
-      return `${tp}: the skb was dropped (${reason}) after its xmit`;
-    }
+    case 'drop':
+      return `${tp}: the skb was dropped (${f.s['reason']}) after its xmit`;
     case 'probe':
       return `${tp}: port ${n('sport')} received ${n('data_len') > 0 ? `${formatBytes(n('data_len'))} of data` : 'an ACK'}: snd_una ${n('snd_una')}, snd_nxt ${n('snd_nxt')}, cwnd ${n('snd_cwnd')}, srtt ${formatNs(n('srtt') * 1000)}, snd_wnd ${formatBytes(n('snd_wnd'))}`;
     case 'retrans':
       return `${tp}: port ${n('sport')} > ${n('dport')} retransmits an skb`;
     case 'state':
-      return `${tp}: port ${n('sport')} > ${n('dport')}: ${stateName(n('oldstate'), 'oldstate')} → ${stateName(n('newstate'), 'newstate')}`;
+      return `${tp}: port ${n('sport')} > ${n('dport')}: ${f.s['oldstate']} → ${f.s['newstate']}`;
     case 'delack_start': {
-      const hz = m.config.host?.configHz ?? 250;
+      const hz = n('hz');
       const ticks = n('expires') - n('now');
       return `${tp} (tcp_delack_timer): a delayed ACK is due in ${ticks} jiffies (${formatNs((ticks * 1e9) / hz)} at HZ ${hz})`;
     }

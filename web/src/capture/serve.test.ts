@@ -80,8 +80,9 @@ describe('replay session protocol', () => {
     expect(result.model.recording?.name).toBe('autocork-on.jsonl');
     expect(result.model.cols.t.length).toBe(result.model.recording?.totalEvents);
     expect(result.scenario.sets).toContain('net.ipv4.tcp_autocorking=1');
-    const [text] = await session.describe([0]);
-    expect(text).toMatch(/^sock:inet_sock_set_state: /);
+    const described = await session.describe([0]);
+    expect(described.texts[0]).toMatch(/^sock:inet_sock_set_state: /);
+    expect(described.facts[0]?.kind).toBe('state');
     const lastT = result.model.cols.t[result.model.cols.t.length - 1]!;
     const half = await session.replay({ fromNs: 0, toNs: lastT / 2 });
     expect(half.cols.t.length).toBeLessThan(result.model.cols.t.length);

@@ -13,7 +13,7 @@
 //   { kind: 'open', id, source, schema, registry } ->  parse as above (progress), then
 //                                  <------  { kind: 'opened', id, name, result: OpenResult }
 //   { kind: 'replay', id, window } ------>  <------  { kind: 'replayed', id, model } | error
-//   { kind: 'describe', id, rows } ------>  <------  { kind: 'described', id, texts }
+//   { kind: 'describe', id, rows } ------>  <------  { kind: 'described', id, texts, facts }
 //
 // `source` is a Blob (a File from the picker or a drop) or a URL (`?capture=<url>`: same-origin,
 // or a server that sends CORS headers). Nothing leaves the browser.
@@ -34,7 +34,14 @@ import {
   type WorkloadRecord,
 } from './model';
 import { modelTransferables, parseCaptureStream } from './parse';
-import { describeReplayRow, replayRun, type ReplayRows, type ReplayWindow } from './replay';
+import {
+  describeRecorded,
+  replayRowFacts,
+  replayRun,
+  type RecordedFacts,
+  type ReplayRows,
+  type ReplayWindow,
+} from './replay';
 import { scenarioFromRecording, type KeyRegistry, type ScenarioMapping } from './scenario';
 
 export type CaptureSource = { blob: Blob; name: string } | { url: string };
@@ -84,7 +91,14 @@ export type CaptureMessage =
   | { kind: 'done'; id: number; result: ParseResult; name: string }
   | { kind: 'opened'; id: number; result: OpenResult; name: string }
   | { kind: 'replayed'; id: number; model: RunModel | null; error: string | null }
-  | { kind: 'described'; id: number; texts: string[] };
+  | {
+      kind: 'described';
+      id: number;
+      /** Each row in English words. */
+      texts: string[];
+      /** What each row recorded, for its words in another language (i18n/log.ts). */
+      facts: (RecordedFacts | null)[];
+    };
 
 export interface CaptureEndpoint {
   postMessage(message: CaptureMessage, transfer?: Transferable[]): void;
@@ -154,8 +168,9 @@ export function serveCaptureParsing(endpoint: CaptureEndpoint): void {
     else if (req.kind === 'replay') replay(req);
     else if (req.kind === 'describe') {
       const s = session;
-      const texts = s ? req.rows.map((r) => describeReplayRow(s.model, s.rows, r)) : [];
-      endpoint.postMessage({ kind: 'described', id: req.id, texts });
+      const facts = s ? req.rows.map((r) => replayRowFacts(s.model, s.rows, r)) : [];
+      const texts = facts.map((f) => (f ? describeRecorded(f) : ''));
+      endpoint.postMessage({ kind: 'described', id: req.id, texts, facts });
     }
   });
 

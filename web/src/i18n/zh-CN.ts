@@ -4,3 +4,4 @@
 export { zhCN as messages } from '../app/messages.zh-CN';
 export { zhCN as classroom } from './classroom.zh-CN';
 export { keysZh as keys, scenariosZh as scenarios } from './content.zh-CN';
+export { logZh as log } from './log.zh-CN';
