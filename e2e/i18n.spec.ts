@@ -128,3 +128,19 @@ test('About in Chinese shows the translated model document, and its contents jum
   await expect(page.locator(`[id="${target.hash}"]`)).toBeInViewport();
   expect(errors).toEqual([]);
 });
+
+test("a recording's decision log reads in Chinese too", async ({ page }) => {
+  await page.goto('./?capture=samples/pingpong-default.jsonl&lang=zh-CN');
+  await expect(
+    page.getByRole('heading', { level: 2, name: /pingpong-default\.jsonl/ }),
+  ).toBeVisible({ timeout: 60_000 });
+  const log = page.getByRole('region', { name: '决策日志' });
+  await expect(async () => {
+    await log.first().scrollIntoViewIfNeeded({ timeout: 2_000 });
+  }).toPass();
+  const lines = log.locator('li .d');
+  // The tracepoint, then the recorded event in Chinese; no line is left in English.
+  await expect(lines.first()).toHaveText(/^[\w:]+(（tcp_delack_timer）)?：.*\p{Script=Han}/u);
+  await expect(log.locator('li .d[lang="en"]')).toHaveCount(0);
+  await expect(log.locator('li .d[lang="zh-CN"]').first()).toBeVisible();
+});
