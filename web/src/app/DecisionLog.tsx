@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 
 import type { RecordedFacts } from '../capture/replay';
 import { useLang } from '../classroom/useLang';
-import { logLine, simRow } from '../i18n/log';
+import { ackReasonText, logLine, simRow } from '../i18n/log';
 import { formatInstant } from '../model/format';
 import {
   filterRows,
@@ -166,7 +166,10 @@ export function DecisionLog() {
             onChange={(e) => setFilter({ reason: e.target.value || null })}
           >
             <option value="">{l.any}</option>
-            {(schema && !m?.recording ? reasonOptions(schema) : []).map((r) => (
+            {(schema && !m?.recording
+              ? reasonOptions(schema, (r) => ackReasonText(lang, r))
+              : []
+            ).map((r) => (
               <option key={r.value} value={r.value}>
                 {r.label}
               </option>

@@ -14,7 +14,8 @@ import type { Catalog } from '../model/catalog';
 import { scenarioFiles } from '../model/scenarios';
 import type { TraceColumns } from '../model/trace';
 import { loadCatalogues } from './current';
-import { logLine, simRow } from './log';
+import { reasonOptions } from '../model/log';
+import { ackReasonText, logLine, simRow } from './log';
 import { ACK_REASONS, RECORDED_TEMPLATES, SIM_TEMPLATES } from './log.zh-CN';
 
 wasm.initSync({
@@ -261,8 +262,13 @@ describe('the decision log in Chinese', () => {
     expect(Object.keys(SIM_TEMPLATES).sort()).toEqual(names);
   });
 
-  it('has words for every ACK reason of the engine', () => {
+  it('has words for every ACK reason of the engine, which the reason filter offers', () => {
     for (const r of schema.ackReasons) expect(ACK_REASONS[r], r).toBeDefined();
+    const zh = reasonOptions(schema, (r) => ackReasonText('zh-CN', r)).filter((o) =>
+      o.value.startsWith('ack:'),
+    );
+    expect(zh.map((o) => o.label)).toEqual(schema.ackReasons.map((r) => `ACK: ${ACK_REASONS[r]}`));
+    expect(reasonOptions(schema, (r) => ackReasonText('en', r))).toEqual(reasonOptions(schema));
   });
 
   it('has a template for every event kind a recording records', () => {

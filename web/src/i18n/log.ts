@@ -83,3 +83,9 @@ export function logLine(
   }
   return text === null ? { text: english, lang: 'en' } : { text, lang };
 }
+
+/** An ACK reason (the engine's English name, `catalog.trace.ackReasons`) in `lang`. */
+export function ackReasonText(lang: Lang, reason: string): string {
+  const log = lang === 'en' ? undefined : loadedCatalogues(lang)?.log;
+  return log?.ackReason(reason) ?? reason;
+}

@@ -186,6 +186,10 @@ export const RECORDED_TEMPLATES: Record<EventKind, (r: RecordedFacts) => string>
 const TIMER_KINDS: ReadonlySet<EventKind> = new Set(['delack_start', 'delack_fire']);
 
 export const logZh = {
+  /** An ACK reason in Chinese, by the engine's English name; null for one without words. */
+  ackReason(reason: string): string | null {
+    return ACK_REASONS[reason] ?? null;
+  },
   /** A simulated row in Chinese, after its kernel function; null for a kind without a template. */
   simLine(r: SimRow): string | null {
     const t = SIM_TEMPLATES[r.kind];

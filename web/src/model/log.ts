@@ -53,11 +53,17 @@ export function reasonCode(schema: TraceSchema, reason: string): number | null {
   return g >= 0 ? g : null;
 }
 
-/** Every reason a row may carry, for the filter's menu. */
-export function reasonOptions(schema: TraceSchema): { value: string; label: string }[] {
+/**
+ * Every reason a row may carry, for the filter's menu: a gate by its name, an ACK reason in the
+ * words `ackText` gives it (the engine's English unless told).
+ */
+export function reasonOptions(
+  schema: TraceSchema,
+  ackText: (reason: string) => string = (r) => r,
+): { value: string; label: string }[] {
   return [
     ...schema.gates.map((g) => ({ value: g, label: g })),
-    ...schema.ackReasons.map((r, i) => ({ value: `ack:${i}`, label: `ACK: ${r}` })),
+    ...schema.ackReasons.map((r, i) => ({ value: `ack:${i}`, label: `ACK: ${ackText(r)}` })),
   ];
 }
 
