@@ -311,8 +311,9 @@ pub struct NetDevice {
     events: Vec<QdiscEvent>,
 }
 
-/// Segment ids: high bit set, then the host, then a counter (world ids stay below 2^63).
-const SEG_ID_BASE: u64 = 1 << 63;
+/// Segment ids: 2^52, plus the host times 2^36, plus a counter; the world's packet ids stay
+/// below 2^52. All stay below 2^53, so the site's f64 trace columns hold them exactly.
+pub(crate) const SEG_ID_BASE: u64 = 1 << 52;
 
 impl NetDevice {
     pub fn new(host: u16, cfg: DevConfig, qdisc: Qdisc) -> NetDevice {
@@ -347,7 +348,7 @@ impl NetDevice {
             stack_xoff: false,
             // netdev_init_one_queue: dql_init(&queue->dql, HZ)
             dql: Dql::dql_init(hz, 0),
-            next_seg_id: SEG_ID_BASE | ((host as u64) << 40),
+            next_seg_id: SEG_ID_BASE + ((host as u64) << 36),
             stats: NicStats {
                 tx_ring_size: cfg.tx_ring as u64,
                 ..NicStats::default()

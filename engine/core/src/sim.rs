@@ -259,6 +259,10 @@ impl World {
     }
 
     pub fn next_pkt_id(&mut self) -> u64 {
+        debug_assert!(
+            self.next_pkt_id < crate::dev::SEG_ID_BASE,
+            "packet ids reach GSO's"
+        );
         self.next_pkt_id += 1;
         self.next_pkt_id - 1
     }

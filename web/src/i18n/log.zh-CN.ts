@@ -41,17 +41,12 @@ type FieldText = (field: string) => string;
 type SimTemplate = (row: { f: Record<string, number>; r: SimRow; n: FieldText }) => string;
 
 /**
- * Field `field` of row `r` as the engine prints it. A number above 2^53 (the packet ids of
- * software-GSO segments) is not exact in the columns' f64: its digits are the engine's, taken
- * from its English line, where the number that rounds to the field's value stands.
+ * Field `field` of row `r` as the engine prints it. Every id and count the engine traces is
+ * below 2^53 (software-GSO segment ids included: dev.rs `SEG_ID_BASE`), so the columns' f64
+ * hold them exactly.
  */
 function fieldText(r: SimRow): FieldText {
-  return (field) => {
-    const v = r.f[field];
-    if (v === undefined || !Number.isFinite(v) || Math.abs(v) <= Number.MAX_SAFE_INTEGER)
-      return num(v);
-    return (r.engine.match(/\d{16,}/g) ?? []).find((d) => Number(d) === v) ?? `≈${v}`;
-  };
+  return (field) => num(r.f[field]);
 }
 
 /** What `tcp_write_xmit` compared at each gate it can stop at (`Ev::XmitHold`). */

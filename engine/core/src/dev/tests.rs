@@ -306,6 +306,12 @@ fn software_gso_splits_a_10_segment_skb_into_10_packets_whose_completions_each_r
     );
     assert!(s.kinds().contains(&"gso_segment"));
     assert_eq!(s.dev.stats().tx_sw_gso_segs, 10);
+    // The other segments get ids of their own, which the site's f64 columns hold exactly.
+    let ids: std::collections::BTreeSet<u64> = s.completed.iter().map(|(_, p)| p.id).collect();
+    assert_eq!(ids.len(), 10, "distinct ids");
+    for id in ids {
+        assert_eq!(id as f64 as u64, id, "id {id} is exact as an f64");
+    }
     // With TSO on, the same skb is one descriptor and one completion.
     let mut s = Sim::new(nic(|_| {}), pfifo());
     s.xmit(data(7, 10 * MSS, 10), 0);
