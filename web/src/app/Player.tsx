@@ -133,7 +133,8 @@ export function Player({ status, runState }: { status: string; runState: string 
   const m = site.a.model;
   const lm = site[logSide(site)]?.model;
   const schema = schemaOf(lm, site.catalog?.trace);
-  const kinds = useMemo(() => (schema ? stepKinds(schema) : []), [schema]);
+  const holdAt = msg.player.holdAt;
+  const kinds = useMemo(() => (schema ? stepKinds(schema, holdAt) : []), [schema, holdAt]);
   const speed = speedOf(site);
   useEffect(() => clock.setSpeed(speed), [clock, speed]);
   const from = m?.summary.fromNs ?? 0;

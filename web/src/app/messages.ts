@@ -57,6 +57,7 @@ export const en = {
     stepBack: 'Previous event',
     stepForward: 'Next event',
     stepKind: 'Step to decision',
+    holdAt: (gate: string) => `xmit_hold at ${gate} (tcp_write_xmit)`,
     prevOfKind: 'Previous of this kind',
     nextOfKind: 'Next of this kind',
     noMore: (kind: string) => `No further ${kind} in this run`,

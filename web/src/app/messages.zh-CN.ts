@@ -55,6 +55,7 @@ export const zhCN: Messages = {
     stepBack: '上一个事件',
     stepForward: '下一个事件',
     stepKind: '跳到决策',
+    holdAt: (gate: string) => `xmit_hold：卡在 ${gate} 关卡（tcp_write_xmit）`,
     prevOfKind: '上一个同类决策',
     nextOfKind: '下一个同类决策',
     noMore: (kind: string) => `本次运行中没有更多的 ${kind}`,

@@ -124,14 +124,21 @@ export interface StepKind {
   label: string;
 }
 
-export function stepKinds(schema: TraceSchema): StepKind[] {
+/**
+ * The kinds to step to, labelled; `holdAt` words a hold at one gate (the site passes its
+ * language's wording).
+ */
+export function stepKinds(
+  schema: TraceSchema,
+  holdAt: (gate: string) => string = (g) => `xmit_hold at ${g} (tcp_write_xmit)`,
+): StepKind[] {
   if (schema.kinds.some((k) => k.recorded))
     // A recording: its own events (a recording has no tcp_write_xmit holds).
     return offered(schema).map((k) => ({ value: k.name, label: `${k.recorded} (${k.func})` }));
   const kinds = schema.kinds.map((k) => ({ value: k.name, label: `${k.name} (${k.func})` }));
   const holds = schema.gates.map((g) => ({
     value: `xmit_hold:${g}`,
-    label: `xmit_hold at ${g} (tcp_write_xmit)`,
+    label: holdAt(g),
   }));
   return [...kinds, ...holds];
 }
