@@ -113,69 +113,36 @@ export function DecisionLog() {
         {site.b && <span className="muted"> ({msg.run.sideLabel(side)})</span>}
       </h2>
       <div className="filters">
-        <label className="inline">
-          {l.host}{' '}
-          <select
-            aria-label={l.host}
-            value={filter.host ?? ''}
-            onChange={(e) => setFilter({ host: num(e.target.value) })}
-          >
-            <option value="">{l.any}</option>
-            {hosts.map((h, i) => (
-              <option key={h} value={i}>
-                {h}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline">
-          {l.flow}{' '}
-          <select
-            aria-label={l.flow}
-            value={filter.flow ?? ''}
-            onChange={(e) => setFilter({ flow: num(e.target.value) })}
-          >
-            <option value="">{l.any}</option>
-            {flows.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline">
-          {l.func}{' '}
-          <select
-            aria-label={l.func}
-            value={filter.func ?? ''}
-            onChange={(e) => setFilter({ func: e.target.value || null })}
-          >
-            <option value="">{l.any}</option>
-            {(schema ? functionOptions(schema) : []).map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline">
-          {l.reason}{' '}
-          <select
-            aria-label={l.reason}
-            value={filter.reason ?? ''}
-            onChange={(e) => setFilter({ reason: e.target.value || null })}
-          >
-            <option value="">{l.any}</option>
-            {(schema && !m?.recording
-              ? reasonOptions(schema, (r) => ackReasonText(lang, r))
-              : []
-            ).map((r) => (
-              <option key={r.value} value={r.value}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label={l.host}
+          any={l.any}
+          value={filter.host}
+          options={hosts.map((h, i) => ({ value: String(i), label: h }))}
+          onChange={(v) => setFilter({ host: num(v) })}
+        />
+        <FilterSelect
+          label={l.flow}
+          any={l.any}
+          value={filter.flow}
+          options={flows.map((f) => ({ value: String(f), label: String(f) }))}
+          onChange={(v) => setFilter({ flow: num(v) })}
+        />
+        <FilterSelect
+          label={l.func}
+          any={l.any}
+          value={filter.func}
+          options={(schema ? functionOptions(schema) : []).map((f) => ({ value: f, label: f }))}
+          onChange={(v) => setFilter({ func: v || null })}
+        />
+        <FilterSelect
+          label={l.reason}
+          any={l.any}
+          value={filter.reason}
+          options={
+            schema && !m?.recording ? reasonOptions(schema, (r) => ackReasonText(lang, r)) : []
+          }
+          onChange={(v) => setFilter({ reason: v || null })}
+        />
         <label className="inline">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} />{' '}
           {l.follow}
@@ -224,5 +191,34 @@ export function DecisionLog() {
         </ol>
       </div>
     </section>
+  );
+}
+
+/** One of the log's filters: a labelled select whose empty value means "any". */
+function FilterSelect({
+  label,
+  any,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  any: string;
+  value: string | number | null;
+  options: { value: string; label: string }[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="inline">
+      {label}{' '}
+      <select aria-label={label} value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{any}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
