@@ -2,7 +2,7 @@
 // log-scale speed slider, and a scrubber over the recorded window. The keyboard shortcuts
 // (App.tsx) call the same functions.
 
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 
 import type { Side } from '../engine/protocol';
 import { formatInstant, formatNs } from '../model/format';
@@ -155,33 +155,30 @@ export function Player({ status, runState }: { status: string; runState: string 
         >
           {cursor.playing ? p.pause : p.play}
         </button>
-        <button
-          type="button"
-          onClick={() => goToRow(site, clock, 0)}
+        <KeyButton
+          keys="Home"
+          label={p.start}
           disabled={disabled}
-          aria-keyshortcuts="Home"
-          aria-label={p.start}
+          onClick={() => goToRow(site, clock, 0)}
         >
           |◀
-        </button>
-        <button
-          type="button"
-          onClick={() => stepEvent(site, clock, -1)}
+        </KeyButton>
+        <KeyButton
+          keys="ArrowLeft"
+          label={p.stepBack}
           disabled={disabled}
-          aria-keyshortcuts="ArrowLeft"
-          aria-label={p.stepBack}
+          onClick={() => stepEvent(site, clock, -1)}
         >
           ◀
-        </button>
-        <button
-          type="button"
-          onClick={() => stepEvent(site, clock, 1)}
+        </KeyButton>
+        <KeyButton
+          keys="ArrowRight"
+          label={p.stepForward}
           disabled={disabled}
-          aria-keyshortcuts="ArrowRight"
-          aria-label={p.stepForward}
+          onClick={() => stepEvent(site, clock, 1)}
         >
           ▶
-        </button>
+        </KeyButton>
         <label className="inline">
           {p.stepKind}{' '}
           <select
@@ -196,24 +193,22 @@ export function Player({ status, runState }: { status: string; runState: string 
             ))}
           </select>
         </label>
-        <button
-          type="button"
-          onClick={() => stepKind(site, clock, -1)}
+        <KeyButton
+          keys="Shift+ArrowLeft"
+          label={p.prevOfKind}
           disabled={disabled}
-          aria-keyshortcuts="Shift+ArrowLeft"
-          aria-label={p.prevOfKind}
+          onClick={() => stepKind(site, clock, -1)}
         >
           ⇤
-        </button>
-        <button
-          type="button"
-          onClick={() => stepKind(site, clock, 1)}
+        </KeyButton>
+        <KeyButton
+          keys="Shift+ArrowRight"
+          label={p.nextOfKind}
           disabled={disabled}
-          aria-keyshortcuts="Shift+ArrowRight"
-          aria-label={p.nextOfKind}
+          onClick={() => stepKind(site, clock, 1)}
         >
           ⇥
-        </button>
+        </KeyButton>
         <label className="inline speed">
           {p.speed}{' '}
           <input
@@ -265,5 +260,32 @@ export function Player({ status, runState }: { status: string; runState: string 
         </span>
       </div>
     </section>
+  );
+}
+
+/** A player button with its keyboard shortcut (`aria-keyshortcuts`) and accessible name. */
+function KeyButton({
+  keys,
+  label,
+  disabled,
+  onClick,
+  children,
+}: {
+  keys: string;
+  label: string;
+  disabled: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      disabled={disabled}
+      aria-keyshortcuts={keys}
+      aria-label={label}
+    >
+      {children}
+    </button>
   );
 }
