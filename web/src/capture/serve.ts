@@ -229,18 +229,7 @@ export function serveCaptureParsing(endpoint: CaptureEndpoint): void {
         transferables(r.model),
       );
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      endpoint.postMessage({
-        kind: 'opened',
-        id: req.id,
-        name,
-        result: {
-          ok: false,
-          error: { severity: 'error', line: null, message },
-          diagnostics: [],
-          diagnosticsDropped: 0,
-        },
-      });
+      endpoint.postMessage({ kind: 'opened', id: req.id, name, result: failure(err) });
     }
   }
 
@@ -270,18 +259,18 @@ export function serveCaptureParsing(endpoint: CaptureEndpoint): void {
         result.ok ? modelTransferables(result.model) : [],
       );
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      endpoint.postMessage({
-        kind: 'done',
-        id: req.id,
-        name,
-        result: {
-          ok: false,
-          error: { severity: 'error', line: null, message },
-          diagnostics: [],
-          diagnosticsDropped: 0,
-        },
-      });
+      endpoint.postMessage({ kind: 'done', id: req.id, name, result: failure(err) });
     }
   }
+}
+
+/** The result of a file that could not be opened or read: the error, no model. */
+function failure(err: unknown) {
+  const message = err instanceof Error ? err.message : String(err);
+  return {
+    ok: false as const,
+    error: { severity: 'error' as const, line: null, message },
+    diagnostics: [],
+    diagnosticsDropped: 0,
+  };
 }
