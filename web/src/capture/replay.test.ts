@@ -12,15 +12,8 @@ import { countersAt, sampleTimes } from '../model/counters';
 import type { ReplayModel } from './model';
 import { counterIncrements } from './query';
 import { describeReplayRow, replayRun, type Replay } from './replay';
-import { modelOf, SAMPLES } from './testing';
+import { modelOf, SAMPLE_NAMES, SAMPLES } from './testing';
 
-const NAMES = [
-  'autocork-on',
-  'autocork-off',
-  'bulk-40ms',
-  'pingpong-default',
-  'pingpong-nodelay',
-] as const;
 /** The samples with one writer and one connection. */
 const ONE_FLOW = ['autocork-on', 'autocork-off', 'bulk-40ms'] as const;
 
@@ -33,7 +26,7 @@ beforeAll(() => {
     module: readFileSync(new URL('../engine/pkg/sendpath_wasm_bg.wasm', import.meta.url)),
   });
   catalog = JSON.parse(wasm.engine_catalog()) as Catalog;
-  for (const n of NAMES) {
+  for (const n of SAMPLE_NAMES) {
     recorded[n] = modelOf(new URL(`${n}.jsonl`, SAMPLES));
     replays[n] = replayRun(recorded[n], catalog.trace, `${n}.jsonl`);
   }
@@ -52,7 +45,7 @@ function dataPackets(model: RunModel): number[] {
 
 describe('a recording as a run model', () => {
   test('each recorded event is one row, in time order, from time 0', () => {
-    for (const n of NAMES) {
+    for (const n of SAMPLE_NAMES) {
       const { model } = replays[n]!;
       expect(model.cols.t.length, n).toBe(recorded[n]!.events.timelineKind.length);
       expect(model.cols.t[0], n).toBe(0);
@@ -119,7 +112,7 @@ describe('a recording as a run model', () => {
   });
 
   test('no row carries a decision the recording does not show, and the write queue says why', () => {
-    for (const n of NAMES) {
+    for (const n of SAMPLE_NAMES) {
       const { model } = replays[n]!;
       expect(
         model.rowReason.every((r) => r === -1),
@@ -163,7 +156,7 @@ describe('a recording as a run model', () => {
   });
 
   test("nstat at the window's end shows the sums of the recording's delta samples", () => {
-    for (const n of NAMES) {
+    for (const n of SAMPLE_NAMES) {
       const { model } = replays[n]!;
       const m = recorded[n]!;
       const layout = model.summary.samples;

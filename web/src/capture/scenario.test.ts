@@ -10,24 +10,17 @@ import type { ScenarioInfo } from '../engine/generated/ScenarioInfo';
 import type { Catalog } from '../model/catalog';
 import { scenarioSource } from '../model/testkit';
 import { kernelProfile, scenarioFromRecording, type ScenarioMapping } from './scenario';
-import { modelOf, SAMPLES } from './testing';
+import { modelOf, SAMPLE_NAMES, SAMPLES } from './testing';
 
 let catalog: Catalog;
 const mapped: Record<string, ScenarioMapping> = {};
-const NAMES = [
-  'autocork-on',
-  'autocork-off',
-  'bulk-40ms',
-  'pingpong-default',
-  'pingpong-nodelay',
-] as const;
 
 beforeAll(() => {
   wasm.initSync({
     module: readFileSync(new URL('../engine/pkg/sendpath_wasm_bg.wasm', import.meta.url)),
   });
   catalog = JSON.parse(wasm.engine_catalog()) as Catalog;
-  for (const n of NAMES)
+  for (const n of SAMPLE_NAMES)
     mapped[n] = scenarioFromRecording(modelOf(new URL(`${n}.jsonl`, SAMPLES)), catalog.keys);
 });
 
@@ -43,7 +36,7 @@ function infoOf(m: ScenarioMapping): ScenarioInfo {
 
 describe('a scenario from a recording', () => {
   test('the engine accepts the overrides of every sample, and every registry key has a value', () => {
-    for (const n of NAMES) {
+    for (const n of SAMPLE_NAMES) {
       const m = mapped[n]!;
       expect(() => infoOf(m), n).not.toThrow();
       for (const k of catalog.keys.keys)

@@ -5,9 +5,12 @@ import { readFileSync } from 'node:fs';
 
 import { EVENT_KINDS, type ParseResult, type ReplayModel } from './model';
 import { CaptureParser, INTERNAL_ERROR } from './parse';
+import { SAMPLE_FILES } from './samples';
 
 export const FIXTURES = new URL('./fixtures/', import.meta.url);
 export const SAMPLES = new URL('../../../public/samples/', import.meta.url);
+/** The samples' names (`autocork-on`), from the site's own list of them. */
+export const SAMPLE_NAMES = SAMPLE_FILES.map((f) => f.replace(/\.jsonl$/, ''));
 
 /** Parse bytes in chunks of `chunkSize`, as a File's stream delivers them. */
 export function parseBytes(bytes: Uint8Array, chunkSize = 64 * 1024): ParseResult {

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { EVENT_KINDS, type EventKind, type ReplayModel } from '../capture/model';
 import { describeRecorded, replayRowFacts, replayRun } from '../capture/replay';
-import { FIXTURES, modelOf, parseBytes, SAMPLES } from '../capture/testing';
+import { FIXTURES, modelOf, parseBytes, SAMPLE_NAMES, SAMPLES } from '../capture/testing';
 import * as wasm from '../engine/pkg/sendpath_wasm';
 import type { Catalog } from '../model/catalog';
 import { scenarioFiles } from '../model/scenarios';
@@ -196,9 +196,7 @@ beforeAll(async () => {
   }
 
   const recordings = [
-    ...['autocork-on', 'autocork-off', 'bulk-40ms', 'pingpong-default', 'pingpong-nodelay'].map(
-      (n) => new URL(`${n}.jsonl`, SAMPLES),
-    ),
+    ...SAMPLE_NAMES.map((n) => new URL(`${n}.jsonl`, SAMPLES)),
     new URL('real/bpftrace.ndjson', FIXTURES),
     new URL('real/bpftrace.txt', FIXTURES),
   ];
