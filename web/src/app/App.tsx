@@ -14,6 +14,7 @@ import { Deferred } from './Deferred';
 import { Header } from './Header';
 import { msg } from './messages';
 import { CaptureStatus, DropZone } from './Native';
+import { KeyList } from './KeyList';
 import { Pipeline } from './pipeline/Pipeline';
 import { changeSpeed, goToRow, logSide, Player, stepEvent, stepKind } from './Player';
 import { SiteStore } from './store';
@@ -117,16 +118,7 @@ function Shortcuts({ open, onClose }: { open: boolean; onClose: () => void }) {
         onKeyDown={(e) => e.key === 'Escape' && onClose()}
       >
         <h2 id="shortcuts-h">{msg.header.shortcuts}</h2>
-        <dl>
-          {msg.shortcuts.map(([k, what]) => (
-            <div key={k}>
-              <dt>
-                <kbd>{k}</kbd>
-              </dt>
-              <dd>{what}</dd>
-            </div>
-          ))}
-        </dl>
+        <KeyList keys={msg.shortcuts} />
         <button type="button" onClick={onClose} autoFocus>
           {msg.header.close}
         </button>

@@ -10,6 +10,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 
+import { KeyList } from '../app/KeyList';
 import { withLang } from '../i18n/current';
 import { lessonById, bundledLessons } from '../model/lessons';
 import { stepNumber, type Lesson, type LessonStep } from '../model/lesson';
@@ -166,16 +167,7 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
       </main>
       <details className="presenter-keys">
         <summary>{t.lesson.keys}</summary>
-        <dl>
-          {t.lesson.keyList.map(([k, what]) => (
-            <div key={k}>
-              <dt>
-                <kbd>{k}</kbd>
-              </dt>
-              <dd>{what}</dd>
-            </div>
-          ))}
-        </dl>
+        <KeyList keys={t.lesson.keyList} />
       </details>
       <Laser on={laser} />
     </div>
