@@ -1,13 +1,10 @@
 // Page objects of the classroom views (lessons in presenter mode, the landing, the footer) and
 // the helpers the language and accessibility tests share.
-import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
-import type { RunResult } from '../web/src/engine/generated/RunResult';
-import { ENGINE_DIR } from './fixtures';
+import { collectErrors } from './fixtures';
 
 /** Where the sub-path server mounts dist/ (playwright.config.ts). */
 export { SUBPATH_PREFIX } from '../playwright.config';
@@ -29,26 +26,17 @@ export function lessonIds(): string[] {
     .sort();
 }
 
-/** `sendpath run FILE --variant V --json`: the native engine's run of a scenario variant. */
-export function nativeVariant(scenarioPath: string, variant: string): RunResult {
-  const file = fileURLToPath(new URL(`../${scenarioPath}`, import.meta.url));
-  const json = execFileSync(
-    `${ENGINE_DIR}target/e2e/sendpath`,
-    ['run', file, '--variant', variant, '--json'],
-    { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return JSON.parse(json) as RunResult;
-}
-
 /** A lesson in presenter mode. */
 export class LessonPage {
   readonly stepHeading: Locator;
   readonly stepOf: Locator;
   readonly next: Locator;
   readonly prev: Locator;
-  readonly errors: string[] = [];
+  /** Uncaught exceptions and console errors seen since the page object was made. */
+  readonly errors: string[];
 
   constructor(readonly page: Page) {
+    this.errors = collectErrors(page);
     this.stepHeading = page.locator('#step-h');
     this.stepOf = page.getByTestId('step-of');
     this.next = page
@@ -57,10 +45,6 @@ export class LessonPage {
     this.prev = page
       .getByRole('navigation', { name: /Steps|步骤/ })
       .getByRole('button', { name: /Previous step|上一步/ });
-    page.on('pageerror', (err) => this.errors.push(err.message));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') this.errors.push(msg.text());
-    });
   }
 
   async open(lesson: string, step?: number, base = './'): Promise<void> {

@@ -34,6 +34,16 @@ export function nativeRun(scenarioPath: string, args: string[] = []): RunResult 
   return JSON.parse(json) as RunResult;
 }
 
+/** The uncaught exceptions and console errors `page` has from now on (the array fills up). */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  return errors;
+}
+
 /** Every scenario file name without `.toml`. */
 export function scenarioNames(): string[] {
   const dir = fileURLToPath(new URL('../scenarios/', import.meta.url));
@@ -55,9 +65,10 @@ export class SendpathPage {
   readonly eventIndex: Locator;
   readonly time: Locator;
   /** Uncaught exceptions and console errors seen since the page object was made. */
-  readonly errors: string[] = [];
+  readonly errors: string[];
 
   constructor(readonly page: Page) {
+    this.errors = collectErrors(page);
     this.runState = page.locator('[data-run-state]');
     this.engineVersion = page.getByTestId('engine-version');
     const player = page.getByRole('region', { name: 'Time controls' });
@@ -68,10 +79,6 @@ export class SendpathPage {
     this.currentLogRow = this.log.locator('[aria-current="step"]');
     this.eventIndex = page.getByTestId('event-index');
     this.time = player.getByRole('status', { name: 'Time' }).or(player.locator('output.time'));
-    page.on('pageerror', (err) => this.errors.push(err.message));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') this.errors.push(msg.text());
-    });
   }
 
   async goto(url = './'): Promise<void> {

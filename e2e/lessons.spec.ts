@@ -1,5 +1,6 @@
 import { formatMetric } from '../web/src/model/metric';
-import { expect, lessonIds, nativeVariant, stepTitles, test } from './classroom';
+import { expect, lessonIds, stepTitles, test } from './classroom';
+import { nativeRun } from './fixtures';
 
 test('a link opens the lesson at the step it names', async ({ lesson, page }) => {
   const titles = stepTitles('autocorking', 'en');
@@ -153,7 +154,7 @@ test("the Nagle lesson's last A/B puts the engine's full runs beside the article
     ['model-a', 'no_delay'],
     ['model-b', 'default'],
   ] as const) {
-    const native = nativeVariant('scenarios/nagle-delayed-ack.toml', variant);
+    const native = nativeRun('scenarios/nagle-delayed-ack.toml', ['--variant', variant]);
     await expect(row.locator(`[data-col="${col}"]`)).toHaveText(formatMetric(native.elapsed_s));
     const packets = native.hosts.localhost!.counters.IpOutRequests ?? 0;
     await expect(
