@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 import react from '@vitejs/plugin-react';
@@ -75,5 +76,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
+    // One test file per core. Vitest's default (one core fewer) runs the files one at a time on a
+    // 2-core machine, though the capture kit's tests spend their time waiting on real traffic:
+    // 20 s instead of 29-33 s there.
+    maxWorkers: availableParallelism(),
   },
 });
