@@ -164,6 +164,28 @@ export class SendpathPage {
     await this.page.locator('body').press('End');
   }
 
+  /**
+   * Waits until `target` looks different in two screenshots in a row, twice: it is moving, not
+   * redrawn once. Polls instead of sleeping a fixed time, so a slow machine waits longer and a
+   * fast one not at all.
+   */
+  async expectMoving(target: Locator): Promise<void> {
+    let last = await target.screenshot();
+    for (let change = 1; change <= 2; change++) {
+      await expect
+        .poll(
+          async () => {
+            const now = await target.screenshot();
+            const moved = !now.equals(last);
+            last = now;
+            return moved;
+          },
+          { message: `change ${change} of 2 in the picture`, intervals: [100], timeout: 15_000 },
+        )
+        .toBe(true);
+    }
+  }
+
   /** Reads the number of frames the pipelines have painted. */
   draws(): Promise<number> {
     return this.page.evaluate(

@@ -25,7 +25,11 @@ test('clicking an entry of the decision log moves the cursor there', async ({ se
   await sendpath.ready();
   await sendpath.reveal(/^Decision log/);
   await sendpath.log.getByLabel('Kernel function', { exact: true }).selectOption('tcp_write_xmit');
-  const entry = sendpath.log.getByRole('listitem').nth(3).getByRole('button');
+  // The list re-renders with the filter: pick an entry only once it has.
+  const rows = sendpath.log.getByRole('listitem');
+  await expect(rows.filter({ hasNotText: 'tcp_write_xmit' })).toHaveCount(0);
+  const entry = rows.nth(3).getByRole('button');
+  await expect(entry).toBeVisible();
   const row = (await entry.getAttribute('data-row'))!;
   await entry.click();
   await expect(sendpath.currentLogRow).toHaveAttribute('data-row', row);
@@ -39,9 +43,9 @@ test('the log filters by host, flow and reason', async ({ sendpath }) => {
   await sendpath.log.getByLabel('Reason').selectOption('nagle');
   await sendpath.log.getByLabel('Flow').selectOption('2');
   const rows = sendpath.log.getByRole('listitem');
+  // Retried until both filters have applied: every row is flow 2's (sk4) and a Nagle decision.
   await expect(rows.first()).toContainText('Nagle');
-  for (const text of await rows.allInnerTexts()) {
-    expect(text).toContain('sk4');
-    expect(text).toContain('Nagle');
-  }
+  await expect(rows.filter({ hasNotText: 'sk4' })).toHaveCount(0);
+  await expect(rows.filter({ hasNotText: 'Nagle' })).toHaveCount(0);
+  await expect(rows.first()).toContainText('sk4');
 });
