@@ -80,5 +80,7 @@ export default defineConfig({
     // 2-core machine, though the capture kit's tests spend their time waiting on real traffic:
     // 20 s instead of 29-33 s there.
     maxWorkers: availableParallelism(),
+    // Worker threads start faster than the default child processes: 15 s instead of 18-20 s.
+    pool: 'threads',
   },
 });
