@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os';
 
 import { defineConfig } from '@playwright/test';
 
+import chromium from './scripts/chromium.json' with { type: 'json' };
+
 // scripts/test.mjs picks free ports; these defaults serve a direct `npx playwright test`.
 const previewPort = Number(process.env.SENDPATH_PREVIEW_PORT ?? 4173);
 const subpathPort = Number(process.env.SENDPATH_SUBPATH_PORT ?? 4180);
@@ -33,17 +35,9 @@ export default defineConfig({
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     browserName: 'chromium',
-    launchOptions: {
-      // Debian's Chromium: Playwright's own browser download does not work on these machines.
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    },
+    // Debian's Chromium and its flags (scripts/chromium.json, shared with the benchmarks):
+    // Playwright's own browser download does not work on these machines.
+    launchOptions: chromium,
   },
   webServer: [
     {

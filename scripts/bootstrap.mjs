@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
+  CHROMIUM_LAUNCH,
   ROOT,
   UserError,
   capture,
@@ -25,7 +26,7 @@ import {
 
 const WHO = 'bootstrap';
 const WASM_TARGET = 'wasm32-unknown-unknown';
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = CHROMIUM_LAUNCH.executablePath;
 
 /** Node.js: the version Vite 8 needs (package.json "engines"). */
 function checkNode() {

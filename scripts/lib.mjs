@@ -8,6 +8,8 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import chromium from './chromium.json' with { type: 'json' };
+
 /** The repository root (the folder holding package.json). */
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 /** The Cargo workspace. */
@@ -169,16 +171,10 @@ export async function startPreview() {
 
 /**
  * How the benchmarks launch Debian's Chromium (Playwright's own download does not work on
- * these machines); playwright.config.ts passes the same flags.
+ * these machines): chromium.json, which playwright.config.ts and bootstrap.mjs read too, plus
+ * the long-animation-frame timing the benchmarks measure with.
  */
 export const CHROMIUM_LAUNCH = {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-    '--enable-blink-features=LongAnimationFrameTiming',
-  ],
+  executablePath: chromium.executablePath,
+  args: [...chromium.args, '--enable-blink-features=LongAnimationFrameTiming'],
 };
