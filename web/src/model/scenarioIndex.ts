@@ -37,6 +37,7 @@ export function entryOf(name: string): ScenarioEntry {
 }
 
 const texts = new Map<string, Promise<string>>();
+const loaded = new Map<string, string>();
 
 /** The text of scenario `name` (loaded once). */
 export function loadScenario(name: string): Promise<string> {
@@ -44,10 +45,21 @@ export function loadScenario(name: string): Promise<string> {
   let p = texts.get(e.name);
   if (!p) {
     const load = Object.entries(loaders).find(([k]) => k.endsWith(`/${e.file}`))![1];
-    p = load();
+    p = load().then((text) => {
+      loaded.set(e.name, text);
+      return text;
+    });
     texts.set(e.name, p);
   }
   return p;
+}
+
+/**
+ * The text of scenario `name` if it has loaded, without waiting: a run can then be requested in
+ * the same task as the change that asks for it, before React renders the change.
+ */
+export function loadedScenario(name: string): string | undefined {
+  return loaded.get(entryOf(name).name);
 }
 
 /** The first `[variants.NAME]` of a scenario's text: the variant a link without one opens. */
