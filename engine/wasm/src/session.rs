@@ -17,6 +17,9 @@
 //!
 //! Nothing here decides anything about TCP: every number comes from `sendpath_core`.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use sendpath_core::mib::Mib;
@@ -197,6 +200,9 @@ pub struct Session {
     in_flight_at_start: Vec<InFlight>,
     cut: bool,
     done: bool,
+    /// Per host, the indices of the records that incremented `TcpExtTCPAutoCorking`, in order:
+    /// built by the first `describe` that needs them, for the number of records it saw.
+    autocorks: RefCell<Option<(usize, BTreeMap<u16, Vec<u32>>)>>,
 }
 
 impl Session {
@@ -251,6 +257,7 @@ impl Session {
             in_flight_at_start: Vec::new(),
             cut: false,
             done: false,
+            autocorks: RefCell::new(None),
         };
         s.sample();
         if s.from_ns == 0 {
@@ -456,6 +463,27 @@ impl Session {
         self.world.trace.records.len()
     }
 
+    /// How many records up to and including record `row` incremented `TcpExtTCPAutoCorking` on
+    /// `host`: a binary search in an index built once, not a scan of the records before `row`
+    /// (which took 0.8 s for 50 rows at the end of a 2,000,000-record trace).
+    fn autocorks_upto(&self, host: u16, row: u32) -> u64 {
+        let records = &self.world.trace.records;
+        let mut index = self.autocorks.borrow_mut();
+        if index.as_ref().is_none_or(|(n, _)| *n != records.len()) {
+            let mut by_host: BTreeMap<u16, Vec<u32>> = BTreeMap::new();
+            for (i, o) in records.iter().enumerate() {
+                if matches!(o.ev, Ev::Autocork { counted: true, .. }) {
+                    by_host.entry(o.host).or_default().push(i as u32);
+                }
+            }
+            *index = Some((records.len(), by_host));
+        }
+        let (_, by_host) = index.as_ref().expect("built above");
+        by_host
+            .get(&host)
+            .map_or(0, |rows| rows.partition_point(|&i| i <= row) as u64)
+    }
+
     /// Rows `rows` of the trace in words: `"<kernel function>: <decision>"`. An autocork that
     /// incremented `TcpExtTCPAutoCorking` names the counter's value after it.
     pub fn describe(&self, rows: &[u32]) -> Vec<String> {
@@ -474,15 +502,10 @@ impl Session {
                         .and_then(|c| c.get("TcpExtTCPAutoCorking"))
                         .copied()
                         .unwrap_or(0);
-                    let before = records[..=i as usize]
-                        .iter()
-                        .filter(|o| {
-                            o.host == r.host && matches!(o.ev, Ev::Autocork { counted: true, .. })
-                        })
-                        .count() as u64;
+                    let upto = self.autocorks_upto(r.host, i);
                     text = text.replace(
                         "(TcpExtTCPAutoCorking +1)",
-                        &format!("(TcpExtTCPAutoCorking {})", base + before),
+                        &format!("(TcpExtTCPAutoCorking {})", base + upto),
                     );
                 }
                 text
@@ -626,6 +649,48 @@ mod tests {
         );
         // The second counted autocork of the same host reads 2 (hosts differ only for acks).
         assert!(texts[1].contains("(TcpExtTCPAutoCorking "), "{}", texts[1]);
+    }
+
+    #[test]
+    fn every_counted_autocork_is_named_with_the_count_the_counter_had_after_it() {
+        // A window that starts late: the count goes on from the counters at its start.
+        let s = run(Session::start(SessionRequest {
+            from_ns: 500_000,
+            to_ns: Some(3_000_000),
+            ..request()
+        })
+        .unwrap());
+        let records = &s.world.trace.records;
+        let base = |host: u16| s.summary().counters_at_start[host as usize]["TcpExtTCPAutoCorking"];
+        let mut seen: BTreeMap<u16, u64> = BTreeMap::new();
+        let mut rows = Vec::new();
+        let mut want = Vec::new();
+        for (i, r) in records.iter().enumerate() {
+            if let Ev::Autocork { counted: true, .. } = r.ev {
+                let n = seen.entry(r.host).or_insert(0);
+                *n += 1;
+                rows.push(i as u32);
+                want.push(format!("(TcpExtTCPAutoCorking {})", base(r.host) + *n));
+            }
+        }
+        assert!(rows.len() > 100, "only {} counted autocorks", rows.len());
+        assert!(base(records[rows[0] as usize].host) > 0);
+        // Out of order and repeated, as a scrolled log asks.
+        let asked: Vec<u32> = rows.iter().rev().chain(rows.iter()).copied().collect();
+        let texts = s.describe(&asked);
+        for (k, text) in texts.iter().enumerate() {
+            let j = if k < rows.len() {
+                rows.len() - 1 - k
+            } else {
+                k - rows.len()
+            };
+            assert!(
+                text.ends_with(&want[j]),
+                "row {}: {text} (want {})",
+                asked[k],
+                want[j]
+            );
+        }
     }
 
     #[test]
