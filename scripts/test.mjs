@@ -11,6 +11,7 @@ import { ENGINE, ROOT, UserError, freePort, run, say } from './lib.mjs';
 
 const WHO = 'test';
 const ESLINT_CACHE = [
+  '--cache',
   '--cache-location',
   'node_modules/.cache/eslint/',
   '--cache-strategy',
@@ -91,7 +92,7 @@ async function main() {
       cmd: bin('eslint'),
       // The caches (keyed by file content, under node_modules/.cache) let a second run re-check
       // only the files that changed.
-      args: ['--max-warnings', '0', '--cache', ...ESLINT_CACHE, '.'],
+      args: ['--max-warnings', '0', ...ESLINT_CACHE, '.'],
       hint: 'fix the lint errors above (`npx eslint --fix .` fixes some)',
     },
     {

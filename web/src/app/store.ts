@@ -719,7 +719,7 @@ export class SiteStore {
     // B waits for A's window when A has not chosen it yet.
     if (side === 'b' && this.snap.state.toNs === null) await this.refresh('a');
     // No await before the requests leave when the scenario has loaded: they are posted in the
-    // task of the change, before React renders it (10-20 ms sooner).
+    // task of the change, before React renders it (they left 10-16 ms later).
     const pending = this.request(cfg);
     const req = pending instanceof Promise ? await pending : pending;
     const state = this.snap.state;
