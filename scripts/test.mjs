@@ -118,7 +118,7 @@ async function main() {
       cmd: bin('playwright'),
       args: ['test'],
       env: e2eEnv,
-      hint: 'an end-to-end test failed; traces are in test-results/ (`npx playwright show-trace`)',
+      hint: 'an end-to-end test failed; its retry left a trace in test-results/*-retry1/ (`npx playwright show-trace`)',
     },
   ];
 
