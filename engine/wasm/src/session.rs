@@ -200,9 +200,15 @@ pub struct Session {
     in_flight_at_start: Vec<InFlight>,
     cut: bool,
     done: bool,
-    /// Per host, the indices of the records that incremented `TcpExtTCPAutoCorking`, in order:
-    /// built by the first `describe` that needs them, for the number of records it saw.
-    autocorks: RefCell<Option<(usize, BTreeMap<u16, Vec<u32>>)>>,
+    /// Built by the first `describe` that needs it.
+    autocorks: RefCell<Option<AutocorkIndex>>,
+}
+
+/// Per host, the indices of the records that incremented `TcpExtTCPAutoCorking`, in order.
+struct AutocorkIndex {
+    /// How many records the index covers (a session that ran on is indexed again).
+    records: usize,
+    by_host: BTreeMap<u16, Vec<u32>>,
 }
 
 impl Session {
@@ -469,17 +475,22 @@ impl Session {
     fn autocorks_upto(&self, host: u16, row: u32) -> u64 {
         let records = &self.world.trace.records;
         let mut index = self.autocorks.borrow_mut();
-        if index.as_ref().is_none_or(|(n, _)| *n != records.len()) {
+        if index.as_ref().is_none_or(|x| x.records != records.len()) {
             let mut by_host: BTreeMap<u16, Vec<u32>> = BTreeMap::new();
             for (i, o) in records.iter().enumerate() {
                 if matches!(o.ev, Ev::Autocork { counted: true, .. }) {
                     by_host.entry(o.host).or_default().push(i as u32);
                 }
             }
-            *index = Some((records.len(), by_host));
+            *index = Some(AutocorkIndex {
+                records: records.len(),
+                by_host,
+            });
         }
-        let (_, by_host) = index.as_ref().expect("built above");
-        by_host
+        index
+            .as_ref()
+            .expect("built above")
+            .by_host
             .get(&host)
             .map_or(0, |rows| rows.partition_point(|&i| i <= row) as u64)
     }
