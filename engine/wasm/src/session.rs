@@ -672,7 +672,8 @@ mod tests {
         })
         .unwrap());
         let records = &s.world.trace.records;
-        let base = |host: u16| s.summary().counters_at_start[host as usize]["TcpExtTCPAutoCorking"];
+        let at_start = s.summary().counters_at_start;
+        let base = |host: u16| at_start[host as usize]["TcpExtTCPAutoCorking"];
         let mut seen: BTreeMap<u16, u64> = BTreeMap::new();
         let mut rows = Vec::new();
         let mut want = Vec::new();
