@@ -1,14 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-
 import { expect, test } from './classroom';
-
-/** Serious and critical axe violations on the page as it is now. */
-async function seriousViolations(page: import('@playwright/test').Page) {
-  const r = await new AxeBuilder({ page }).analyze();
-  return r.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
+import { seriousViolations } from './fixtures';
 
 for (const lang of ['en', 'zh-CN'])
   test(`a lesson in presenter mode has no serious accessibility violation (${lang})`, async ({

@@ -1,7 +1,5 @@
 // Keyboard, phone width, themes, reduced motion, accessibility, network.
-import AxeBuilder from '@axe-core/playwright';
-
-import { expect, test } from './fixtures';
+import { expect, seriousViolations, test } from './fixtures';
 
 test('the page works from the keyboard alone', async ({ sendpath, page }) => {
   await sendpath.goto('./?s=autocorking&v=on');
@@ -112,11 +110,7 @@ for (const theme of ['light', 'dark']) {
     await sendpath.reveal('A/B comparison');
     await expect(page.getByTestId('diff-window')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Run the full experiment' })).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(
-      bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-    ).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 }
 
