@@ -14,6 +14,12 @@ test('the site under a sub-path keeps working with the network cut off after the
       timeout: 30_000,
     });
     await expect(page.getByTestId('offline-state')).toHaveText(/works offline/);
+    // Saving the site began only once the first run was on screen.
+    const marks = await page.evaluate(() =>
+      ['sp:interactive', 'sp:offline'].map((m) => performance.getEntriesByName(m)[0]?.startTime),
+    );
+    expect(marks[0]).toBeDefined();
+    expect(marks[1]).toBeGreaterThanOrEqual(marks[0]!);
   });
 
   await context.setOffline(true);

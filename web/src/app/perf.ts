@@ -7,18 +7,27 @@
 //   sp:render       measure: from the model's arrival to the charts painted (main thread)
 //   sp:interactive  mark: the first run's pipeline painted, its controls live (time to
 //                   interactive)
+//   sp:offline      mark: the service worker's registration started (after sp:interactive,
+//                   web/src/offline/register.ts)
 //
 // "Painted" is approximated as the first task after the next animation frame that follows
 // the React commit.
 
 let pending = false;
 let interactive = false;
+let resolveInteractive: () => void = () => {};
+/** Resolves when `sp:interactive` is marked: the first run's pipeline is on screen. */
+const interactivePromise = new Promise<void>((resolve) => {
+  resolveInteractive = resolve;
+});
 
 function afterPaint(fn: () => void): void {
   requestAnimationFrame(() => setTimeout(fn, 0));
 }
 
 export const perf = {
+  /** Resolves once the first run's pipeline is painted (the mark `sp:interactive`). */
+  interactive: interactivePromise,
   markChange(): void {
     performance.mark('sp:change');
     pending = true;
@@ -42,7 +51,10 @@ export const perf = {
   pipelinePainted(): void {
     if (!interactive) {
       interactive = true;
-      afterPaint(() => performance.mark('sp:interactive'));
+      afterPaint(() => {
+        performance.mark('sp:interactive');
+        resolveInteractive();
+      });
     }
   },
   /** Called by the charts after committing a new run. */

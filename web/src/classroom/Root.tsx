@@ -12,7 +12,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 
 import { App } from '../app/App';
-import { registerOffline, type OfflineState } from '../offline/register';
+import { pageSettled, registerOffline, type OfflineState } from '../offline/register';
 import { Footer } from './Footer';
 import { Landing } from './Landing';
 import { useText } from './useLang';
@@ -32,14 +32,25 @@ function isBare(params: URLSearchParams): boolean {
 }
 
 export function Root() {
-  const [offline, setOffline] = useState<OfflineState>('unsupported');
-  useEffect(() => registerOffline(siteRoot(), setOffline), []);
   const t = useText();
   // The view is chosen once, from the URL the page opened with: the views rewrite their own
   // parameters as the reader works (the simulator's state, the lesson's step).
   const [params] = useState(() => new URLSearchParams(location.search));
   const lesson = params.get('lesson');
   const view = params.get('view');
+  const [offline, setOffline] = useState<OfflineState>('unsupported');
+  // The site is saved for offline use once the page is up (pageSettled), not while its first
+  // run competes for the machine.
+  const runs = lesson !== null || (view !== 'about' && view !== 'lessons');
+  useEffect(() => {
+    let live = true;
+    void pageSettled(runs).then(() => {
+      if (live) registerOffline(siteRoot(), setOffline);
+    });
+    return () => {
+      live = false;
+    };
+  }, [runs]);
 
   let body;
   if (lesson !== null) body = <LessonView id={lesson} askedStep={params.get('step')} />;
