@@ -28,7 +28,7 @@ use crate::sch_fq_codel::{FqCodel, FqCodelConfig};
 use crate::sch_generic::PfifoFast;
 use crate::skb::{Packet, SockId, NO_SOCK};
 use crate::sock::TcpSock;
-use crate::trace::{Ev, Trace};
+use crate::trace::{DropSite, Ev, Trace};
 use crate::{tcp_input, tcp_output, tcp_timer};
 
 /// What can happen.
@@ -426,7 +426,7 @@ impl World {
             }
         }
         for (pkt, why) in out.dropped.drain(..) {
-            self.warn_drop(&pkt, &format!("the qdisc ({why:?})"));
+            self.warn_drop(&pkt, DropSite::Qdisc, &format!("{why:?}"));
             self.skb_free(pkt);
         }
         let charge_to = charge_to.or_else(|| {
@@ -465,9 +465,11 @@ impl World {
         tcp_output::tcp_wfree(self, pkt);
     }
 
-    fn warn_drop(&mut self, pkt: &Packet, where_: &str) {
+    /// A packet dropped at `site` (`detail`: why): a warning for the run, and a `drop` event.
+    fn warn_drop(&mut self, pkt: &Packet, site: DropSite, detail: &str) {
         let w = format!(
-            "a packet was dropped in {where_} at {} µs: links are lossless in this model, so the flow may stall",
+            "a packet was dropped in the {} ({detail}) at {} µs: links are lossless in this model, so the flow may stall",
+            site.name(),
             self.now_ns / 1000
         );
         if !self.warnings.contains(&w) && self.warnings.len() < 20 {
@@ -475,10 +477,7 @@ impl World {
         }
         let id = pkt.id;
         let host = pkt.src_host;
-        self.emit(host, pkt.sk, || Ev::Drop {
-            pkt: id,
-            where_: "qdisc",
-        });
+        self.emit(host, pkt.sk, || Ev::Drop { pkt: id, site });
     }
 
     /// `netif_receive_skb` → `ip_rcv` → `tcp_v4_rcv`: the IP MIBs, then TCP.

@@ -144,6 +144,28 @@ impl AckReason {
     }
 }
 
+/// Where a packet was dropped (the `site` field of `drop`). The model's links are lossless, so
+/// the qdisc is the one place today; the site is a code, named by the schema's `dropSites`, so
+/// the site's log can word it in any language without reading the English line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum DropSite {
+    /// The device's qdisc refused or dropped the packet (`qdisc_drop`, with its reason, comes
+    /// first).
+    Qdisc = 0,
+}
+
+impl DropSite {
+    /// Every site, in code order.
+    pub const ALL: [DropSite; 1] = [DropSite::Qdisc];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DropSite::Qdisc => "qdisc",
+        }
+    }
+}
+
 /// One event of the stream. Byte positions (`seq`, `end_seq`, `ack`) are relative to the
 /// connection's initial sequence number, as `tcpdump -S` does not and Wireshark does.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -308,8 +330,9 @@ pub enum Ev {
     CpuWait { wait_ns: u64 },
     /// Connection established (`tcp_finish_connect` / `tcp_rcv_state_process`).
     Established { mss: u64, sndbuf: u64, rcvbuf: u64 },
-    /// A drop anywhere outside a qdisc (never silent: links are lossless in this model).
-    Drop { pkt: u64, where_: &'static str },
+    /// A packet was freed without reaching the wire, at `site` (`kfree_skb`). Never silent: the
+    /// run also gets a warning, since links are lossless in this model and the flow may stall.
+    Drop { pkt: u64, site: DropSite },
 }
 
 /// One event with its place and time.
@@ -596,7 +619,7 @@ impl Ev {
             } => {
                 vec![("mss", mss), ("sndbuf", sndbuf), ("rcvbuf", rcvbuf)]
             }
-            Drop { pkt, .. } => vec![("pkt", pkt)],
+            Drop { pkt, site } => vec![("pkt", pkt), ("site", site as u64)],
         }
     }
 
@@ -750,7 +773,7 @@ impl Ev {
                 s,
                 "connection established: mss {mss}, sk_sndbuf {sndbuf}, sk_rcvbuf {rcvbuf}"
             ),
-            Drop { pkt, where_ } => write!(s, "packet #{pkt} dropped in {where_}"),
+            Drop { pkt, site } => write!(s, "packet #{pkt} dropped in {}", site.name()),
         };
         s
     }
@@ -939,7 +962,7 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "drop",
         func: "kfree_skb",
-        fields: &["pkt"],
+        fields: &["pkt", "site"],
     },
     KindInfo {
         name: "qdisc_bypass",
@@ -1024,6 +1047,7 @@ pub fn schema() -> serde_json::Value {
         })).collect::<Vec<_>>(),
         "gates": Gate::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
         "ackReasons": AckReason::ALL.iter().map(|r| r.name()).collect::<Vec<_>>(),
+        "dropSites": DropSite::ALL.iter().map(|d| d.name()).collect::<Vec<_>>(),
         "noSock": NO_SOCK,
     })
 }
@@ -1180,9 +1204,12 @@ mod tests {
     }
 
     #[test]
-    fn ack_reasons_are_listed_in_code_order() {
+    fn ack_reasons_and_drop_sites_are_listed_in_code_order() {
         for (i, r) in AckReason::ALL.iter().enumerate() {
             assert_eq!(*r as usize, i, "{}", r.name());
+        }
+        for (i, d) in DropSite::ALL.iter().enumerate() {
+            assert_eq!(*d as usize, i, "{}", d.name());
         }
     }
 

@@ -39,6 +39,7 @@ pub fn export_typescript_types(cfg: &ts_rs::Config) -> Result<(), ts_rs::ExportE
     sendpath_core::RunResult::export_all(cfg)?;
     session::SessionRequest::export_all(cfg)?;
     session::SessionSummary::export_all(cfg)?;
+    session::Described::export_all(cfg)?;
     catalog::ScenarioInfo::export_all(cfg)?;
     Ok(())
 }

@@ -111,6 +111,19 @@ pub struct SockSnapshot {
     pub copied_seq: u64,
 }
 
+/// Rows of the trace in words (`Session::describe`): each row's English line, and what a line
+/// in another language needs that the row's fields do not hold.
+#[derive(Clone, Debug, Default, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Described {
+    /// `"<kernel function>: <decision>"` per row; empty for a row the trace does not have.
+    pub texts: Vec<String>,
+    /// Per row: for an autocork that incremented `TcpExtTCPAutoCorking`, the counter's value on
+    /// the row's host after it (from the counters at the window's start); `null` otherwise.
+    #[cfg_attr(feature = "ts", ts(type = "Array<number | null>"))]
+    pub autocorking: Vec<Option<u64>>,
+}
+
 /// A packet on a wire when the trace window opens: its earlier events are not in the trace.
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -496,32 +509,38 @@ impl Session {
     }
 
     /// Rows `rows` of the trace in words: `"<kernel function>: <decision>"`. An autocork that
-    /// incremented `TcpExtTCPAutoCorking` names the counter's value after it.
-    pub fn describe(&self, rows: &[u32]) -> Vec<String> {
+    /// incremented `TcpExtTCPAutoCorking` names the counter's value after it, in the English
+    /// line and in `autocorking` (for the log's other languages).
+    pub fn describe(&self, rows: &[u32]) -> Described {
         let records = &self.world.trace.records;
-        rows.iter()
-            .map(|&i| {
-                let Some(r) = records.get(i as usize) else {
-                    return String::new();
-                };
-                let mut text = format!("{}: {}", r.ev.func(), r.ev.describe());
-                if let Ev::Autocork { counted: true, .. } = r.ev {
-                    let base = self
-                        .counters_at_start
-                        .as_ref()
-                        .and_then(|c| c.get(r.host as usize))
-                        .and_then(|c| c.get("TcpExtTCPAutoCorking"))
-                        .copied()
-                        .unwrap_or(0);
-                    let upto = self.autocorks_upto(r.host, i);
-                    text = text.replace(
-                        "(TcpExtTCPAutoCorking +1)",
-                        &format!("(TcpExtTCPAutoCorking {})", base + upto),
-                    );
-                }
-                text
-            })
-            .collect()
+        let mut out = Described::default();
+        for &i in rows {
+            let Some(r) = records.get(i as usize) else {
+                out.texts.push(String::new());
+                out.autocorking.push(None);
+                continue;
+            };
+            let mut text = format!("{}: {}", r.ev.func(), r.ev.describe());
+            let mut count = None;
+            if let Ev::Autocork { counted: true, .. } = r.ev {
+                let base = self
+                    .counters_at_start
+                    .as_ref()
+                    .and_then(|c| c.get(r.host as usize))
+                    .and_then(|c| c.get("TcpExtTCPAutoCorking"))
+                    .copied()
+                    .unwrap_or(0);
+                let n = base + self.autocorks_upto(r.host, i);
+                text = text.replace(
+                    "(TcpExtTCPAutoCorking +1)",
+                    &format!("(TcpExtTCPAutoCorking {n})"),
+                );
+                count = Some(n);
+            }
+            out.texts.push(text);
+            out.autocorking.push(count);
+        }
+        out
     }
 }
 
@@ -651,8 +670,10 @@ mod tests {
             .filter(|&i| c.kind[i as usize] == autocork && c.values[i as usize * 7 + 5] == 1.0)
             .take(2)
             .collect();
-        let texts = s.describe(&counted);
+        let d = s.describe(&counted);
+        let texts = &d.texts;
         assert!(texts[0].starts_with("tcp_push: "), "{}", texts[0]);
+        assert_eq!(d.autocorking[0], Some(1));
         assert!(
             texts[0].ends_with("(TcpExtTCPAutoCorking 1)"),
             "{}",
@@ -682,14 +703,15 @@ mod tests {
                 let n = seen.entry(r.host).or_insert(0);
                 *n += 1;
                 rows.push(i as u32);
-                want.push(format!("(TcpExtTCPAutoCorking {})", base(r.host) + *n));
+                want.push(base(r.host) + *n);
             }
         }
         assert!(rows.len() > 100, "only {} counted autocorks", rows.len());
         assert!(base(records[rows[0] as usize].host) > 0);
         // Out of order and repeated, as a scrolled log asks.
         let asked: Vec<u32> = rows.iter().rev().chain(rows.iter()).copied().collect();
-        let texts = s.describe(&asked);
+        let d = s.describe(&asked);
+        let texts = &d.texts;
         for (k, text) in texts.iter().enumerate() {
             let j = if k < rows.len() {
                 rows.len() - 1 - k
@@ -697,12 +719,20 @@ mod tests {
                 k - rows.len()
             };
             assert!(
-                text.ends_with(&want[j]),
+                text.ends_with(&format!("(TcpExtTCPAutoCorking {})", want[j])),
                 "row {}: {text} (want {})",
                 asked[k],
                 want[j]
             );
+            assert_eq!(d.autocorking[k], Some(want[j]), "row {}", asked[k]);
         }
+        // Any other row, and a row past the trace, has no count.
+        let other = (0..records.len())
+            .find(|&i| !matches!(records[i].ev, Ev::Autocork { .. }))
+            .unwrap() as u32;
+        let d = s.describe(&[other, records.len() as u32]);
+        assert_eq!(d.autocorking, vec![None, None]);
+        assert_eq!(d.texts[1], "");
     }
 
     #[test]

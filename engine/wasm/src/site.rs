@@ -128,9 +128,10 @@ impl WasmSession {
         std::mem::take(&mut self.columns().values)
     }
 
-    /// Rows of the trace in words (a JSON array of strings).
+    /// Rows of the trace in words (a JSON `Described`).
     pub fn describe(&self, rows: Vec<u32>) -> String {
-        serde_json::to_string(&self.inner.describe(&rows)).expect("strings encode as JSON")
+        serde_json::to_string(&self.inner.describe(&rows))
+            .expect("strings and numbers encode as JSON")
     }
 }
 

@@ -23,10 +23,14 @@ import { msg } from './messages';
 import { cursorRow, goToRow, logSide } from './Player';
 
 const ROW_PX = 22;
-/** A row's English words and, for a recording, what it recorded (for other languages). */
+/**
+ * A row's English words and what other languages need besides its fields: for a recording,
+ * what it recorded; for a counted autocork, the running count.
+ */
 interface Words {
   text: string;
   facts: RecordedFacts | null;
+  autocorking: number | null;
 }
 
 const EMPTY = new Map<number, Words>();
@@ -87,7 +91,11 @@ export function DecisionLog() {
       setCache((prev) => {
         const next = new Map(prev.key === key ? prev.texts : undefined);
         wanted.forEach((r, i) =>
-          next.set(r, { text: words.texts[i] ?? '', facts: words.facts[i] ?? null }),
+          next.set(r, {
+            text: words.texts[i] ?? '',
+            facts: words.facts[i] ?? null,
+            autocorking: words.autocorking?.[i] ?? null,
+          }),
         );
         return { key, texts: next };
       });
@@ -167,7 +175,7 @@ export function DecisionLog() {
               // Until the words arrive, the kernel function (the same in every language).
               const line = words
                 ? logLine(lang, words.text, words.facts, () =>
-                    schema ? simRow(schema, m.cols, r, words.text) : null,
+                    schema ? simRow(schema, m.cols, r, words.autocorking) : null,
                   )
                 : { text: schema?.kinds[m.cols.kind[r]!]?.func ?? '', lang: 'en' as const };
               return (

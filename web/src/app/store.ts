@@ -849,8 +849,10 @@ export class SiteStore {
   async describe(side: Side, rows: number[]): Promise<DescribedRows> {
     if (side === 'a' && this.snap.a.model?.recording && this.replay)
       return this.replay.describe(rows);
-    const texts = this.engine ? await this.engine.call('describe', side, rows) : rows.map(() => '');
-    return { texts, facts: texts.map(() => null) };
+    const d = this.engine
+      ? await this.engine.call('describe', side, rows)
+      : { texts: rows.map(() => ''), autocorking: rows.map(() => null) };
+    return { ...d, facts: d.texts.map(() => null) };
   }
 }
 

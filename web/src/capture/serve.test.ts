@@ -93,7 +93,7 @@ describe('replay session protocol', () => {
     const bytes = new TextEncoder().encode('{"type":"header","format":"something-else"}\n');
     const session = openReplay(
       { blob: new Blob([bytes]), name: 'x.jsonl' },
-      { maxFields: 0, kinds: [], gates: [], ackReasons: [], noSock: 0 },
+      { maxFields: 0, kinds: [], gates: [], ackReasons: [], dropSites: [], noSock: 0 },
       { kernels: ['6.18'], keys: [] },
       undefined,
       worker(),

@@ -140,8 +140,11 @@ describe('the engine behind the bridge', () => {
       (await bridge.call('catalog')).trace.kinds.findIndex((k) => k.name === 'autocork'),
     );
     expect(autocork).toBeGreaterThan(0);
-    const [words] = await bridge.call('describe', 'a', [autocork]);
-    expect(words).toMatch(/^tcp_push: skb#\d+ \d+ B < size_goal/);
+    const words = await bridge.call('describe', 'a', [autocork]);
+    expect(words.texts[0]).toMatch(/^tcp_push: skb#\d+ \d+ B < size_goal/);
+    // The count the English line names, as a number for the log's other languages.
+    const named = /\(TcpExtTCPAutoCorking (\d+)\)/.exec(words.texts[0]!)?.[1];
+    expect(words.autocorking).toEqual([named === undefined ? null : Number(named)]);
   });
 
   test(

@@ -3,6 +3,7 @@
 
 import type { Catalog } from '../model/catalog';
 import type { RunModel } from '../model/derive';
+import type { Described } from './generated/Described';
 import type { ScenarioInfo } from './generated/ScenarioInfo';
 import type { SessionSummary } from './generated/SessionSummary';
 
@@ -53,8 +54,11 @@ export interface Verbs {
    * the worker, model/derive.ts). The worker keeps the run of each side for `describe`.
    */
   simulate: { args: [request: SimulateRequest]; result: RunModel };
-  /** Rows of the last `simulate` of `side` in words: "<kernel function>: <decision>". */
-  describe: { args: [side: Side, rows: number[]]; result: string[] };
+  /**
+   * Rows of the last `simulate` of `side` in words ("<kernel function>: <decision>"), with the
+   * running `TcpExtTCPAutoCorking` count of each counted autocork.
+   */
+  describe: { args: [side: Side, rows: number[]]; result: Described };
   /**
    * Runs a scenario to its end without trace; posts progress on the way. `metrics` names the
    * values to read at the end (`sendpath compare`'s metrics: `elapsed_s`, `HOST:<counter>`…).

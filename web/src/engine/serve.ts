@@ -5,6 +5,7 @@
 import type { Catalog } from '../model/catalog';
 import { deriveRun } from '../model/derive';
 import { transferables, type TraceColumns } from '../model/trace';
+import type { Described } from './generated/Described';
 import type { ScenarioInfo } from './generated/ScenarioInfo';
 import type { SessionRequest } from './generated/SessionRequest';
 import type { SessionSummary } from './generated/SessionSummary';
@@ -122,7 +123,7 @@ const handlers: Handlers = {
   describe: (_engine, _ctx, side, rows) => {
     const session = sessions.get(side);
     if (!session) throw new Error(`no run of side ${side} to describe`);
-    return JSON.parse(session.describe(Uint32Array.from(rows))) as string[];
+    return JSON.parse(session.describe(Uint32Array.from(rows))) as Described;
   },
   experiment: async (engine, ctx, r, names = []) => {
     const request: SessionRequest = {

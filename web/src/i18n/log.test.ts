@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS, type EventKind, type ReplayModel } from '../capture/model';
 import { describeRecorded, replayRowFacts, replayRun } from '../capture/replay';
 import { FIXTURES, modelOf, parseBytes, SAMPLE_NAMES, SAMPLES } from '../capture/testing';
+import type { Described } from '../engine/generated/Described';
 import * as wasm from '../engine/pkg/sendpath_wasm';
 import type { Catalog } from '../model/catalog';
 import { scenarioFiles } from '../model/scenarios';
@@ -65,6 +66,25 @@ function englishWords(text: string, names: string[] = []): string[] {
       !/^(Tcp|TcpExt|Ip|IpExt)[A-Z]\w*$/.test(w) &&
       !KERNEL_WORDS.has(w),
   );
+}
+
+/** KERNEL_WORDS that a line may also put in words (`send` as a verb, `pacing` as a noun). */
+const TRANSLATABLE = new Set(['send', 'cork', 'pacing', 'Nagle']);
+
+/**
+ * The names of `text` a translation keeps as they are, each once: `names`, identifiers with `_`
+ * or a digit, nstat counters and KERNEL_WORDS (not acronyms such as `ACK`, which may be
+ * translated, nor TRANSLATABLE).
+ */
+function kernelNames(text: string, names: string[] = []): string[] {
+  const words = (text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).filter(
+    (w) =>
+      w.length > 1 &&
+      (/[_0-9]/.test(w) ||
+        /^(Tcp|TcpExt|Ip|IpExt)[A-Z]\w*$/.test(w) ||
+        (KERNEL_WORDS.has(w) && !TRANSLATABLE.has(w))),
+  );
+  return [...new Set([...names.filter((n) => text.includes(n)), ...words])];
 }
 
 /** The numbers of `text`, sorted (not the digits inside a name such as `0x10000`'s `x`). */
@@ -178,12 +198,14 @@ beforeAll(async () => {
       perCase.set(key, n + 1);
       picked.push(r);
     }
-    const english = JSON.parse(s.describe(Uint32Array.from(picked))) as string[];
+    const words = JSON.parse(s.describe(Uint32Array.from(picked))) as Described;
     s.free();
     picked.forEach((r, i) => {
-      const en = english[i]!;
+      const en = words.texts[i]!;
       const kind = schema.kinds[cols.kind[r]!]!.name;
-      const zh = logLine('zh-CN', en, null, () => simRow(schema, cols, r, en));
+      const zh = logLine('zh-CN', en, null, () =>
+        simRow(schema, cols, r, words.autocorking[i] ?? null),
+      );
       const list = simRows.get(kind) ?? [];
       list.push({
         where: `${name}/${variant} ${sets.join(' ')} row ${r}`,
@@ -251,6 +273,11 @@ function expectChinese(rows: Worded[]): void {
     );
     expect(missingNumbers(english, zh.text), what).toEqual([]);
     expect(englishWords(zh.text.slice(lead.length), names), what).toEqual([]);
+    // ...and the kernel names of the English line are kept as they are.
+    expect(
+      kernelNames(english, names).filter((k) => !zh.text.includes(k)),
+      what,
+    ).toEqual([]);
   }
 }
 
@@ -297,7 +324,8 @@ describe('the decision log in Chinese', () => {
       f: {},
       gates: [],
       ackReasons: [],
-      engine: 'f: words',
+      dropSites: [],
+      autocorking: null,
     });
     expect(logLine('en', 'f: words', null, row)).toEqual({ text: 'f: words', lang: 'en' });
     expect(logLine('zh-CN', 'f: words', null, row)).toEqual({ text: 'f: words', lang: 'en' });

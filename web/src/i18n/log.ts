@@ -16,6 +16,8 @@ import type { Lang } from './lang';
 export interface DescribedRows {
   texts: string[];
   facts: (RecordedFacts | null)[];
+  /** A simulated run's: the running `TcpExtTCPAutoCorking` count of each counted autocork. */
+  autocorking?: (number | null)[];
 }
 
 /** One simulated row as a template reads it. */
@@ -28,11 +30,12 @@ export interface SimRow {
   /** The schema's gate and ACK-reason names, by code. */
   gates: readonly string[];
   ackReasons: readonly string[];
+  dropSites: readonly string[];
   /**
-   * The engine's English line (`tcp_push: ...`), for the few things it adds that the fields do
-   * not hold: the running `TcpExtTCPAutoCorking` count of an autocork row, where a drop happened.
+   * For an autocork that incremented `TcpExtTCPAutoCorking`: the counter's value after it (the
+   * engine's `Described.autocorking`); null for any other row, or while unknown.
    */
-  engine: string;
+  autocorking: number | null;
 }
 
 /** A line of the log and the language it is written in (the element's `lang`). */
@@ -46,7 +49,7 @@ export function simRow(
   schema: TraceSchema,
   cols: TraceColumns,
   row: number,
-  engine: string,
+  autocorking: number | null,
 ): SimRow | null {
   const info = schema.kinds[cols.kind[row]!];
   if (!info) return null;
@@ -58,7 +61,8 @@ export function simRow(
     f,
     gates: schema.gates,
     ackReasons: schema.ackReasons,
-    engine,
+    dropSites: schema.dropSites,
+    autocorking,
   };
 }
 

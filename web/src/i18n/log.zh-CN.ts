@@ -85,9 +85,9 @@ export const SIM_TEMPLATES: Record<string, SimTemplate> = {
     `写入进程被唤醒：sk_wmem_queued ${n('wmem_queued')} B，sk_sndbuf ${n('sndbuf')} B，${n('notsent')} B 尚未发送`,
   sendmsg_done: ({ n }) => `send() 返回 ${n('copied')}`,
   autocork: ({ f, r, n }) => {
-    // The running count is the session's (engine/wasm/src/session.rs), not a field: kept as
-    // the engine gives it ("+1" where it gives no count).
-    const count = /\(TcpExtTCPAutoCorking ([^)]*)\)/.exec(r.engine)?.[1] ?? '+1';
+    // The running count is the session's (Described.autocorking), not a field; "+1" as the
+    // engine words it where there is no count.
+    const count = r.autocorking ?? '+1';
     return `skb#${n('skb')} 的 ${n('skb_len')} B < size_goal ${n('size_goal')} B，且 sk_wmem_alloc ${n('wmem_alloc')} > truesize ${n('truesize')}：自动封包（${f.counted ? `TcpExtTCPAutoCorking ${count}` : 'TSQ_THROTTLED 已置位'}）`;
   },
   xmit_hold: ({ f, r, n }) =>
@@ -142,11 +142,8 @@ export const SIM_TEMPLATES: Record<string, SimTemplate> = {
   cpu_wait: ({ f }) => `等待 CPU ${div(f.wait_ns, 1000n)} µs`,
   established: ({ n }) =>
     `连接已建立：mss ${n('mss')}，sk_sndbuf ${n('sndbuf')}，sk_rcvbuf ${n('rcvbuf')}`,
-  drop: ({ r, n }) => {
-    // Where it was dropped is not a field: kept as the engine names it.
-    const where = /dropped in (.+)$/.exec(r.engine)?.[1] ?? '?';
-    return `数据包 #${n('pkt')} 在 ${where} 中被丢弃`;
-  },
+  // The site keeps its kernel name (qdisc).
+  drop: ({ f, r, n }) => `数据包 #${n('pkt')} 在 ${r.dropSites[f.site!] ?? n('site')} 中被丢弃`,
 };
 
 function hex(v: number): string {

@@ -18,6 +18,8 @@ export interface TraceSchema {
   kinds: KindInfo[];
   gates: string[];
   ackReasons: string[];
+  /** Where a `drop` happened, by the code in its `site` field. */
+  dropSites: string[];
   noSock: number;
 }
 
