@@ -5,6 +5,8 @@
 // A page in a sandboxed cross-origin iframe (the embed) has an opaque origin and no service
 // worker: that is reported as 'unsupported', never thrown.
 
+import { perf } from '../app/perf';
+
 export type OfflineState =
   /** No service worker here (old browser, dev server, sandboxed frame). */
   | 'unsupported'
@@ -13,8 +15,6 @@ export type OfflineState =
   /** Every file of this build is cached: the site works without network. */
   | 'ready'
   | 'failed';
-
-import { perf } from '../app/perf';
 
 /** The version of this build: package version and commit (vite.config.ts `define`). */
 export const BUILD_VERSION: string = __SENDPATH_VERSION__;
