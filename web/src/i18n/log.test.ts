@@ -49,22 +49,26 @@ const KERNEL_WORDS = new Set([
   'Mbit',
 ]);
 
+/** The Latin words of a line. */
+function latinWords(text: string): string[] {
+  return (text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).filter((w) => w.length > 1);
+}
+
+/** A name with `_` or a digit (`size_goal`, `TCP_CORK`) or an nstat counter (`TcpExtTCPAutoCorking`). */
+function isIdentifier(w: string): boolean {
+  return /[_0-9]/.test(w) || /^(Tcp|TcpExt|Ip|IpExt)[A-Z]\w*$/.test(w);
+}
+
 /**
- * The words of `text` that are neither kernel names nor units: a name with `_` or a digit
- * (`size_goal`, `TCP_CORK`), an upper-case flag or acronym (`ACK`, `TSO`), an nstat counter
- * (`TcpExtTCPAutoCorking`) or one of KERNEL_WORDS. `names` (a device, a TCP state as the
- * recording spells it) are left out first.
+ * The words of `text` that are neither kernel names nor units: an identifier (isIdentifier), an
+ * upper-case flag or acronym (`ACK`, `TSO`) or one of KERNEL_WORDS. `names` (a device, a TCP
+ * state as the recording spells it) are left out first.
  */
 function englishWords(text: string, names: string[] = []): string[] {
   let t = text;
   for (const n of names) t = t.split(n).join(' ');
-  return (t.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).filter(
-    (w) =>
-      w.length > 1 &&
-      !/[_0-9]/.test(w) &&
-      !/^[A-Z]+$/.test(w) &&
-      !/^(Tcp|TcpExt|Ip|IpExt)[A-Z]\w*$/.test(w) &&
-      !KERNEL_WORDS.has(w),
+  return latinWords(t).filter(
+    (w) => !isIdentifier(w) && !/^[A-Z]+$/.test(w) && !KERNEL_WORDS.has(w),
   );
 }
 
@@ -72,17 +76,12 @@ function englishWords(text: string, names: string[] = []): string[] {
 const TRANSLATABLE = new Set(['send', 'cork', 'pacing', 'Nagle']);
 
 /**
- * The names of `text` a translation keeps as they are, each once: `names`, identifiers with `_`
- * or a digit, nstat counters and KERNEL_WORDS (not acronyms such as `ACK`, which may be
- * translated, nor TRANSLATABLE).
+ * The names of `text` a translation keeps as they are, each once: `names`, identifiers and
+ * KERNEL_WORDS (not acronyms such as `ACK`, which may be translated, nor TRANSLATABLE).
  */
 function kernelNames(text: string, names: string[] = []): string[] {
-  const words = (text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).filter(
-    (w) =>
-      w.length > 1 &&
-      (/[_0-9]/.test(w) ||
-        /^(Tcp|TcpExt|Ip|IpExt)[A-Z]\w*$/.test(w) ||
-        (KERNEL_WORDS.has(w) && !TRANSLATABLE.has(w))),
+  const words = latinWords(text).filter(
+    (w) => isIdentifier(w) || (KERNEL_WORDS.has(w) && !TRANSLATABLE.has(w)),
   );
   return [...new Set([...names.filter((n) => text.includes(n)), ...words])];
 }
