@@ -134,7 +134,7 @@ fn run(mut args: Args) -> Result<(), String> {
             use std::io::Write;
             for r in &out.trace.records {
                 let host = hosts.get(r.host as usize).map_or("?", |h| h.as_str());
-                let sk = if r.sk == sendpath_core::skb::NO_SOCK {
+                let sk = if r.sk == sendpath_core::net::core::skbuff::NO_SOCK {
                     "-".to_string()
                 } else {
                     format!("sk{}", r.sk)
@@ -240,11 +240,11 @@ fn run(mut args: Args) -> Result<(), String> {
             if args.file.as_deref() == Some("--markdown")
                 || std::env::args().any(|a| a == "--markdown") =>
         {
-            print!("{}", sendpath_core::keys::markdown_table());
+            print!("{}", sendpath_core::scenario::keys::markdown_table());
             Ok(())
         }
         "keys" => {
-            for k in sendpath_core::keys::KEYS {
+            for k in sendpath_core::scenario::keys::KEYS {
                 println!("{:<34} {:<18} {}", k.name, k.group.name(), k.doc);
             }
             Ok(())
@@ -295,7 +295,7 @@ fn print_summary(r: &RunResult) {
         );
         // The layout `nstat -a` prints, in /proc/net/snmp + netstat order.
         println!("#kernel");
-        for m in sendpath_core::mib::Mib::ALL {
+        for m in sendpath_core::net::ipv4::proc::Mib::ALL {
             if let Some(v) = h.counters.get(m.name()) {
                 println!("{:<32}{v:<16}{:6.1}", m.name(), 0.0);
             }

@@ -11,11 +11,11 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-use sendpath_core::dev::{DevConfig, DevOut, DevParams, DevTimer, NetDevice};
-use sendpath_core::qdisc::Qdisc;
-use sendpath_core::sch_fq::{Fq, FqConfig};
-use sendpath_core::sch_generic::PfifoFast;
-use sendpath_core::skb::Packet;
+use sendpath_core::net::core::dev::{DevConfig, DevOut, DevParams, DevTimer, NetDevice};
+use sendpath_core::net::core::skbuff::Packet;
+use sendpath_core::net::sched::sch_api::Qdisc;
+use sendpath_core::net::sched::sch_fq::{Fq, FqConfig};
+use sendpath_core::net::sched::sch_generic::PfifoFast;
 use sendpath_core::trace::Trace;
 
 /// Nanoseconds this thread has run on a CPU (Linux `schedstat`), if available.

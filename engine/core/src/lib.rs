@@ -8,36 +8,17 @@
 //! Entry point: [`run_source`] parses a scenario (TOML, see `docs/scenario-format.md`), applies
 //! a variant and `--set` overrides, runs it and returns the [`RunResult`] and the event stream.
 
-pub mod app;
-pub mod cpu;
-pub mod dev;
-pub mod dynamic_queue_limits;
-pub mod keys;
-pub mod mib;
-pub mod profile;
-pub mod qdisc;
-pub mod result;
+#[path = "lib/mod.rs"]
+pub mod lib;
+pub mod net;
 pub mod scenario;
-pub mod sch_fq;
-pub mod sch_fq_codel;
-pub mod sch_generic;
 pub mod sim;
-pub mod skb;
-pub mod sock;
-pub mod tcp;
-pub mod tcp_cong;
-pub mod tcp_input;
-pub mod tcp_output;
-pub mod tcp_timer;
-#[cfg(test)]
-mod testkit;
-mod tomldoc;
 pub mod trace;
 
 use std::collections::BTreeMap;
 
-pub use result::{AppResult, HostResult, RunResult, SockInfo};
 pub use scenario::{Config, Scenario, ScenarioError};
+pub use sim::result::{AppResult, HostResult, RunResult, SockInfo};
 
 /// The engine's version, shown by the site and `sendpath --version`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -83,7 +64,7 @@ pub fn run_config(cfg: Config, opts: &RunOptions) -> RunOutput {
     if let Some((from, to)) = opts.trace_window {
         tr.window = (from, to);
     }
-    let mut w = sim::World::new(cfg, tr);
+    let mut w = sim::world::World::new(cfg, tr);
     w.run();
     let result = result_of(&w);
     RunOutput {
@@ -93,7 +74,7 @@ pub fn run_config(cfg: Config, opts: &RunOptions) -> RunOutput {
 }
 
 /// The [`RunResult`] of a world at the end of its run.
-pub fn result_of(w: &sim::World) -> RunResult {
+pub fn result_of(w: &sim::world::World) -> RunResult {
     let finished = w.finished();
     let elapsed_ns = if finished {
         w.apps
@@ -123,7 +104,7 @@ pub fn result_of(w: &sim::World) -> RunResult {
                     0.0
                 },
                 qdisc: match h.dev.qdisc {
-                    qdisc::Qdisc::Noqueue => None,
+                    net::sched::sch_api::Qdisc::Noqueue => None,
                     ref q => Some(q.stats()),
                 },
                 cpus_utilized: h.cpu.utilization(elapsed_ns),
@@ -247,7 +228,7 @@ pub fn metric_name_is_valid(name: &str) -> bool {
         "elapsed_s" | "throughput_mbit" | "ctxt_switches" => true,
         _ => match name.split_once(':') {
             Some((_, "tcp_mem_pages" | "qdisc_backlog_bytes")) => true,
-            Some((_, c)) => mib::Mib::ALL.iter().any(|m| m.name() == c),
+            Some((_, c)) => net::ipv4::proc::Mib::ALL.iter().any(|m| m.name() == c),
             None => false,
         },
     }

@@ -3,9 +3,9 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use sendpath_core::mib::Mib;
+use sendpath_core::net::ipv4::proc::Mib;
 use sendpath_core::scenario::Scenario;
-use sendpath_core::sim::World;
+use sendpath_core::sim::world::World;
 use sendpath_core::trace::Trace;
 
 /// splitmix64, so a case is reproducible from its seed alone.

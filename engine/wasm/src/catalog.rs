@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use sendpath_core::keys::{self, DefaultCtx, Value, KEYS};
-use sendpath_core::mib::Mib;
-use sendpath_core::profile::Kernel;
+use sendpath_core::net::ipv4::proc::Mib;
+use sendpath_core::scenario::keys::{self, DefaultCtx, Value, KEYS};
+use sendpath_core::scenario::profile::Kernel;
 use sendpath_core::scenario::{parse_set, Scenario, LOCALHOST, RECEIVER, SENDER};
 
 /// Trace schema, key registry and counter names, as one JSON document.

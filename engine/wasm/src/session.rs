@@ -22,8 +22,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use sendpath_core::mib::Mib;
-use sendpath_core::sim::World;
+use sendpath_core::net::ipv4::proc::Mib;
+use sendpath_core::sim::world::World;
 use sendpath_core::trace::{Columns, Ev, Trace};
 use sendpath_core::{RunResult, Scenario};
 
@@ -376,7 +376,7 @@ impl Session {
             w.socks
                 .iter()
                 .map(|s| SockSnapshot {
-                    established: s.state == sendpath_core::sock::TcpState::Established,
+                    established: s.state == sendpath_core::net::core::sock::TcpState::Established,
                     mss_cache: s.mss_cache,
                     snd_cwnd: s.snd_cwnd,
                     snd_ssthresh: s.snd_ssthresh,
@@ -404,7 +404,7 @@ impl Session {
                 l.in_flight.iter().map(move |(arrive, p)| InFlight {
                     pkt: p.id,
                     src_host: p.src_host,
-                    sk: (p.sk != sendpath_core::skb::NO_SOCK).then_some(p.sk),
+                    sk: (p.sk != sendpath_core::net::core::skbuff::NO_SOCK).then_some(p.sk),
                     pure_ack: p.pure_ack,
                     seq: p.seq,
                     end_seq: p.end_seq,

@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::qdisc::Qdisc;
-use crate::sch_fq::{Fq, FqConfig};
-use crate::sch_generic::PfifoFast;
-use crate::skb::{tcp_flags, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
+use crate::net::core::skbuff::{tcp_flags, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
+use crate::net::sched::sch_api::Qdisc;
+use crate::net::sched::sch_fq::{Fq, FqConfig};
+use crate::net::sched::sch_generic::PfifoFast;
 
 const HDR: u32 = ETH_HLEN + IPV4_HLEN + TCP_HLEN + 12;
 const MSS: u32 = 1448;

@@ -15,10 +15,10 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::profile::Profile;
+use crate::net::core::skbuff::SockId;
+use crate::net::ipv4::tcp_cong::CongState;
+use crate::scenario::profile::Profile;
 use crate::scenario::{CongestionControl, HostConfig};
-use crate::skb::SockId;
-use crate::tcp_cong::CongState;
 
 /// `tp->nonagle` bits (include/net/tcp.h).
 pub const TCP_NAGLE_OFF: u8 = 1;
@@ -97,7 +97,7 @@ impl Skb {
     }
 
     fn syn_fin_len(&self) -> u32 {
-        use crate::skb::tcp_flags::{FIN, SYN};
+        use crate::net::core::skbuff::tcp_flags::{FIN, SYN};
         u32::from(self.flags & SYN != 0) + u32::from(self.flags & FIN != 0)
     }
 }

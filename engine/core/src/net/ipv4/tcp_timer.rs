@@ -10,11 +10,13 @@
 //!   only happen when a qdisc overflows, which the run reports; visible effect: recovery after
 //!   a drop is slower than Linux's.
 
-use crate::mib::Mib;
-use crate::sim::{Event, World};
-use crate::skb::SockId;
-use crate::sock::*;
-use crate::tcp_output::{tcp_current_mss, tcp_send_ack, tcp_write_wakeup, tcp_write_xmit};
+use crate::net::core::skbuff::SockId;
+use crate::net::core::sock::*;
+use crate::net::ipv4::proc::Mib;
+use crate::net::ipv4::tcp_output::{
+    tcp_current_mss, tcp_send_ack, tcp_write_wakeup, tcp_write_xmit,
+};
+use crate::sim::world::{Event, World};
 use crate::trace::{AckReason, Ev};
 
 /// `inet_csk_reset_xmit_timer(ICSK_TIME_RETRANS, rto)` via `tcp_rearm_rto`.
@@ -128,7 +130,7 @@ fn tcp_retransmit_timer(w: &mut World, sk: SockId) {
         return;
     }
     let seq = tp.snd_una;
-    tp.snd_ssthresh = crate::tcp_cong::ssthresh(tp);
+    tp.snd_ssthresh = crate::net::ipv4::tcp_cong::ssthresh(tp);
     tp.snd_cwnd = 1;
     tp.snd_cwnd_cnt = 0;
     tp.high_seq = tp.snd_nxt;
@@ -176,13 +178,13 @@ pub fn tcp_delack_timer(w: &mut World, sk: SockId) {
     if tp.icsk_ack.pending & ICSK_ACK_SCHED == 0 {
         return;
     }
-    if !crate::tcp_output::in_pingpong_mode(tp) {
+    if !crate::net::ipv4::tcp_output::in_pingpong_mode(tp) {
         // "Delayed ACK missed: inflate ATO."
         tp.icsk_ack.ato = (tp.icsk_ack.ato << 1).min(rto_j);
     } else {
         // "Delayed ACK missed: leave pingpong mode and deflate ATO."
         tp.icsk_ack.pingpong = 0;
-        tp.icsk_ack.ato = crate::tcp_output::tcp_ato_min(hz);
+        tp.icsk_ack.ato = crate::net::ipv4::tcp_output::tcp_ato_min(hz);
     }
     tcp_send_ack(w, sk, AckReason::DelackTimer);
     w.mib(host).inc(Mib::TcpExtDelayedACKs);
@@ -196,7 +198,7 @@ pub fn tcp_delack_timer(w: &mut World, sk: SockId) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::{established, queue_skb};
+    use crate::sim::testkit::{established, queue_skb};
 
     fn fire_delack(w: &mut World, sk: SockId) {
         let t = w.jiffy_start_ns(w.socks[sk as usize].icsk_ack.timeout);
@@ -262,7 +264,7 @@ mod tests {
     fn rearming_the_rto_later_keeps_a_single_queued_event() {
         let mut w = established("6.18", "");
         queue_skb(&mut w, 0, 100);
-        crate::testkit::mark_sent(&mut w, 0, 0, false);
+        crate::sim::testkit::mark_sent(&mut w, 0, 0, false);
         tcp_rearm_rto(&mut w, 0);
         let first = w.socks[0].write_timer_queued_ns;
         w.now_ns += 10_000_000; // a few jiffies later

@@ -8,9 +8,9 @@
 //! - no loss recovery states (`ca_state` stays Open; an RTO uses `ssthresh` and resets cwnd),
 //!   because links are lossless; visible effect: none without drops.
 
-use crate::mib::{Mib, Mibs};
+use crate::net::core::sock::TcpSock;
+use crate::net::ipv4::proc::{Mib, Mibs};
 use crate::scenario::CongestionControl;
-use crate::sock::TcpSock;
 
 /// `TCP_INFINITE_SSTHRESH`.
 pub const TCP_INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
@@ -283,7 +283,7 @@ pub fn ssthresh(tp: &mut TcpSock) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::established;
+    use crate::sim::testkit::established;
 
     #[test]
     fn slow_start_adds_one_segment_per_segment_acked_up_to_ssthresh() {

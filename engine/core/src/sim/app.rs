@@ -9,12 +9,12 @@
 
 use std::sync::Arc;
 
+use crate::net::core::skbuff::SockId;
+use crate::net::core::sock::*;
+use crate::net::ipv4::tcp::{self, SendOutcome};
+use crate::net::ipv4::tcp_input::advmss_for_mtu;
 use crate::scenario::AppKind;
-use crate::sim::{Event, World};
-use crate::skb::SockId;
-use crate::sock::*;
-use crate::tcp::{self, SendOutcome};
-use crate::tcp_input::advmss_for_mtu;
+use crate::sim::world::{Event, World};
 
 /// What an application does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +133,7 @@ pub fn build(w: &mut World) {
         w.apps.push(App::new(rb, b_host, b, core_b, flow));
         w.socks[a as usize].app = ia;
         w.socks[b as usize].app = ia + 1;
-        crate::tcp_input::tcp_connect(w, a);
+        crate::net::ipv4::tcp_input::tcp_connect(w, a);
     }
 }
 
@@ -176,7 +176,7 @@ fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         space >>= 1;
         rcv_wscale += 1;
     }
-    let full_space = crate::tcp_output::tcp_win_from_space(sk_rcvbuf as i64) as u64;
+    let full_space = crate::net::ipv4::tcp_output::tcp_win_from_space(sk_rcvbuf as i64) as u64;
     let wmss = mss_cache as u64;
     let mut rcv_wnd = if full_space > wmss {
         full_space / wmss * wmss
@@ -315,7 +315,7 @@ fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         reader_waiting: false,
         quickack_applied: false,
     };
-    crate::tcp_cong::init(&mut tp);
+    crate::net::ipv4::tcp_cong::init(&mut tp);
     w.socks.push(tp);
     id
 }

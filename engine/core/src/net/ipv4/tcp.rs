@@ -5,14 +5,14 @@
 //!
 //! Follows Linux 6.18 with the switches of `Profile` for 3.13 .. 4.4.
 
-use crate::mib::Mib;
-use crate::sim::{Event, World};
-use crate::skb::{tcp_flags, SockId};
-use crate::sock::*;
-use crate::tcp_output::{
+use crate::net::core::skbuff::{tcp_flags, SockId};
+use crate::net::core::sock::*;
+use crate::net::ipv4::proc::Mib;
+use crate::net::ipv4::tcp_output::{
     __tcp_push_pending_frames, __tcp_select_window, in_pingpong_mode, tcp_current_mss,
     tcp_push_one, tcp_push_pending_frames, tcp_receive_window, tcp_send_ack, tcp_send_mss,
 };
+use crate::sim::world::{Event, World};
 use crate::trace::{AckReason, Ev, Gate};
 
 /// What a `send()` call did.
@@ -301,7 +301,7 @@ pub fn tcp_recvmsg(w: &mut World, sk: SockId, len: u64) -> Option<u64> {
     let c = w.costs(host);
     let cost = c.recvmsg_ns + c.copy_to_user_ns(n);
     w.charge(sk, cost);
-    crate::tcp_input::tcp_rcv_space_adjust(w, sk);
+    crate::net::ipv4::tcp_input::tcp_rcv_space_adjust(w, sk);
     tcp_cleanup_rbuf(w, sk, n);
     Some(n)
 }
@@ -423,7 +423,7 @@ pub fn current_mss(w: &World, sk: SockId) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::{established, mark_sent, queue_skb};
+    use crate::sim::testkit::{established, mark_sent, queue_skb};
 
     const MSS: u32 = 1448;
 

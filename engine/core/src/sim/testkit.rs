@@ -2,10 +2,10 @@
 //! by the model's own handshake, then frozen (no further events run) so a test can put the
 //! socket in the state it wants and call one kernel function.
 
+use crate::net::core::skbuff::SockId;
+use crate::net::core::sock::{Skb, TcpState};
 use crate::scenario::Scenario;
-use crate::sim::World;
-use crate::skb::SockId;
-use crate::sock::{Skb, TcpState};
+use crate::sim::world::World;
 use crate::trace::Trace;
 
 /// A world for kernel `kernel` with extra scenario lines (any table but `[app]`), stepped
@@ -44,7 +44,7 @@ pub fn queue_skb(w: &mut World, sk: SockId, len: u32) -> u64 {
         truesize,
         pcount: 0,
         gso_size: 0,
-        flags: crate::skb::tcp_flags::ACK,
+        flags: crate::net::core::skbuff::tcp_flags::ACK,
         eor: false,
         linear_room: linear.saturating_sub(len),
         tstamp_ns: 0,
@@ -63,7 +63,7 @@ pub fn mark_sent(w: &mut World, sk: SockId, sent_ns: u64, clone_below: bool) {
     let tp = &mut w.socks[sk as usize];
     let mut skb = tp.write_queue.pop_front().unwrap();
     let mss = tp.mss_cache;
-    crate::tcp_output::tcp_init_tso_segs(&mut skb, mss);
+    crate::net::ipv4::tcp_output::tcp_init_tso_segs(&mut skb, mss);
     skb.tstamp_ns = sent_ns;
     tp.snd_nxt = skb.end_seq;
     tp.packets_out += skb.pcount;

@@ -17,19 +17,19 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::app::{self, App};
-use crate::cpu::{Cpu, CpuCosts};
-use crate::dev::{DevConfig, DevOut, DevParams, DevTimer, NetDevice};
-use crate::mib::{Mib, Mibs};
-use crate::qdisc::Qdisc;
+use crate::net::core::dev::{DevConfig, DevOut, DevParams, DevTimer, NetDevice};
+use crate::net::core::skbuff::{Packet, SockId, NO_SOCK};
+use crate::net::core::sock::TcpSock;
+use crate::net::ipv4::proc::{Mib, Mibs};
+use crate::net::ipv4::{tcp_input, tcp_output, tcp_timer};
+use crate::net::sched::sch_api::Qdisc;
+use crate::net::sched::sch_fq::{Fq, FqConfig};
+use crate::net::sched::sch_fq_codel::{FqCodel, FqCodelConfig};
+use crate::net::sched::sch_generic::PfifoFast;
 use crate::scenario::{Config, HostConfig, QdiscKind};
-use crate::sch_fq::{Fq, FqConfig};
-use crate::sch_fq_codel::{FqCodel, FqCodelConfig};
-use crate::sch_generic::PfifoFast;
-use crate::skb::{Packet, SockId, NO_SOCK};
-use crate::sock::TcpSock;
+use crate::sim::app::{self, App};
+use crate::sim::cpu::{Cpu, CpuCosts};
 use crate::trace::{DropSite, Ev, Trace};
-use crate::{tcp_input, tcp_output, tcp_timer};
 
 /// What can happen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -260,7 +260,7 @@ impl World {
 
     pub fn next_pkt_id(&mut self) -> u64 {
         debug_assert!(
-            self.next_pkt_id < crate::dev::SEG_ID_BASE,
+            self.next_pkt_id < crate::net::core::dev::SEG_ID_BASE,
             "packet ids reach GSO's"
         );
         self.next_pkt_id += 1;
@@ -383,7 +383,7 @@ impl World {
     /// IpOutRequests and IpExtOutOctets count once per skb, whatever its segment count: a
     /// 45-segment TSO skb is one request (net/ipv4/ip_output.c).
     pub fn ip_queue_xmit(&mut self, host: u16, pkt: Packet) {
-        let len = pkt.len as u64 - crate::skb::ETH_HLEN as u64;
+        let len = pkt.len as u64 - crate::net::core::skbuff::ETH_HLEN as u64;
         let mib = &mut self.hosts[host as usize].mib;
         mib.inc(Mib::IpOutRequests);
         if self.cfg.profile.ip_out_requests_in_local_out {
@@ -406,7 +406,7 @@ impl World {
         // fq saw these sockets: TCP now leaves pacing to the qdisc (SK_PACING_FQ) and stamps
         // departure times (EDT) for it.
         for sk in out.sk_pacing_fq.drain(..) {
-            self.socks[sk as usize].sk_pacing_status = crate::sock::PacingStatus::Fq;
+            self.socks[sk as usize].sk_pacing_status = crate::net::core::sock::PacingStatus::Fq;
         }
         for (t, timer) in out.timers.drain(..) {
             self.schedule(t.max(self.now_ns), Event::Dev(host, timer));
@@ -488,7 +488,10 @@ impl World {
         let mib = &mut self.hosts[host as usize].mib;
         mib.inc(Mib::IpInReceives);
         mib.inc(Mib::IpInDelivers);
-        mib.add(Mib::IpExtInOctets, (pkt.len - crate::skb::ETH_HLEN) as u64);
+        mib.add(
+            Mib::IpExtInOctets,
+            (pkt.len - crate::net::core::skbuff::ETH_HLEN) as u64,
+        );
         // The receiving socket is the sender's peer (one connection per socket pair).
         let sk = self.socks[pkt.sk as usize].peer;
         tcp_input::tcp_v4_rcv(self, sk, pkt);
@@ -510,7 +513,7 @@ impl World {
         self.socks
             .iter()
             .filter(|s| s.host == host)
-            .map(|s| s.mem_bytes() / crate::sock::SK_MEM_QUANTUM)
+            .map(|s| s.mem_bytes() / crate::net::core::sock::SK_MEM_QUANTUM)
             .sum()
     }
 
@@ -524,7 +527,7 @@ impl World {
         }
         for a in &self.apps {
             let tp = &self.socks[a.sk as usize];
-            if tp.state != crate::sock::TcpState::Established {
+            if tp.state != crate::net::core::sock::TcpState::Established {
                 continue;
             }
             let peer = &self.socks[tp.peer as usize];
@@ -543,7 +546,7 @@ impl World {
                 a.role,
                 a.sk
             );
-            if peer.state == crate::sock::TcpState::Established {
+            if peer.state == crate::net::core::sock::TcpState::Established {
                 assert!(
                     peer.rcv_nxt <= tp.snd_nxt,
                     "sk{}: peer received beyond snd_nxt",
@@ -578,10 +581,14 @@ impl World {
         for h in &self.hosts {
             let q = &h.dev.qdisc;
             let limit = match q {
-                crate::qdisc::Qdisc::PfifoFast(_) => 3 * h.cfg.qdisc.txqueuelen as u64 + 1,
-                crate::qdisc::Qdisc::Fq(_) => 3 * h.cfg.qdisc.fq_limit as u64 + 1,
-                crate::qdisc::Qdisc::FqCodel(_) => h.cfg.qdisc.fq_codel_limit as u64 + 1,
-                crate::qdisc::Qdisc::Noqueue => 0,
+                crate::net::sched::sch_api::Qdisc::PfifoFast(_) => {
+                    3 * h.cfg.qdisc.txqueuelen as u64 + 1
+                }
+                crate::net::sched::sch_api::Qdisc::Fq(_) => 3 * h.cfg.qdisc.fq_limit as u64 + 1,
+                crate::net::sched::sch_api::Qdisc::FqCodel(_) => {
+                    h.cfg.qdisc.fq_codel_limit as u64 + 1
+                }
+                crate::net::sched::sch_api::Qdisc::Noqueue => 0,
             };
             // The limit is checked at enqueue; `__dev_requeue_skb` may add back the segments of one
             // software-GSO skb the driver refused (q->gso_skb), counted in qlen (at most 64 KB of

@@ -4,7 +4,7 @@
 //! kernel profile and a one-line explanation. The parser, the error messages, the site's
 //! controls and `docs/scenario-format.md` all come from this one table.
 
-use crate::profile::{Kernel, Profile};
+use crate::scenario::profile::{Kernel, Profile};
 
 /// The groups the site shows, in the kernel's own grouping.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

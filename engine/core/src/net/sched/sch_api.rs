@@ -6,10 +6,10 @@
 //! Dispatch is an enum, not a trait object, so a whole simulation can be cloned (the site keeps
 //! checkpoints) and the hot path has no indirect call.
 
-use crate::sch_fq::Fq;
-use crate::sch_fq_codel::FqCodel;
-use crate::sch_generic::PfifoFast;
-use crate::skb::{Packet, SockId};
+use crate::net::core::skbuff::{Packet, SockId};
+use crate::net::sched::sch_fq::Fq;
+use crate::net::sched::sch_fq_codel::FqCodel;
+use crate::net::sched::sch_generic::PfifoFast;
 
 /// Result of an enqueue (`NET_XMIT_SUCCESS` / `NET_XMIT_DROP` / `NET_XMIT_CN`).
 #[derive(Clone, Debug, PartialEq, Eq)]

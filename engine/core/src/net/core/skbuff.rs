@@ -88,7 +88,7 @@ impl Packet {
     /// timestamp option (66 header bytes in each frame), no pacing rate and no departure
     /// time. Tests change the fields they are about with `Packet { hash, ..Packet::test_data(..) }`.
     pub fn test_data(id: u64, sk: SockId, payload: u32, gso_segs: u32, mss: u32) -> Packet {
-        let hdr = ETH_HLEN + IPV4_HLEN + TCP_HLEN + crate::sock::TCPOLEN_TSTAMP_ALIGNED;
+        let hdr = ETH_HLEN + IPV4_HLEN + TCP_HLEN + crate::net::core::sock::TCPOLEN_TSTAMP_ALIGNED;
         Packet {
             id,
             orig_skb: id,

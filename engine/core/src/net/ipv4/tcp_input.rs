@@ -13,17 +13,17 @@
 //! - header prediction is reduced to its counters: an ACK that only advances `snd_una`
 //!   without changing the window counts as `TCPHPAcks`, other pure ACKs as `TCPPureAcks`.
 
-use crate::mib::Mib;
-use crate::sim::World;
-use crate::skb::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
-use crate::sock::*;
-use crate::tcp::{sk_data_ready, sk_stream_write_space};
-use crate::tcp_cong::{self};
-use crate::tcp_output::{
+use crate::net::core::skbuff::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
+use crate::net::core::sock::*;
+use crate::net::ipv4::proc::Mib;
+use crate::net::ipv4::tcp::{sk_data_ready, sk_stream_write_space};
+use crate::net::ipv4::tcp_cong::{self};
+use crate::net::ipv4::tcp_output::{
     __tcp_select_window, in_pingpong_mode, tcp_ato_min, tcp_push_pending_frames, tcp_send_ack,
     tcp_send_delayed_ack, tcp_win_from_space,
 };
-use crate::tcp_timer;
+use crate::net::ipv4::tcp_timer;
+use crate::sim::world::World;
 use crate::trace::{AckReason, Ev};
 
 /// `tcp_v4_rcv`: a segment reaches its socket.
@@ -86,7 +86,7 @@ fn syn_packet(tp: &mut TcpSock, id: u64, now: u64, flags: u8) -> Packet {
     let ack_seq = u64::from(flags & tcp_flags::ACK != 0);
     // The window in a SYN is never scaled.
     let window = tp.rcv_wnd.min(65_535) as u32;
-    crate::tcp_output::control_packet(tp, id, now, hdr, flags, (0, 1, ack_seq), window)
+    crate::net::ipv4::tcp_output::control_packet(tp, id, now, hdr, flags, (0, 1, ack_seq), window)
 }
 
 /// The passive side: a SYN arrives, the request socket answers with a SYN-ACK
@@ -172,7 +172,7 @@ fn tcp_finish_connect(w: &mut World, sk: SockId, rtt_us: u64) {
         rcvbuf,
     });
     let now = w.now_ns;
-    w.schedule(now, crate::sim::Event::App(app));
+    w.schedule(now, crate::sim::world::Event::App(app));
 }
 
 /// `tcp_init_buffer_space`: the send buffer from `tcp_sndbuf_expand`, the receive buffer
@@ -736,7 +736,7 @@ pub fn tcp_update_pacing_rate(tp: &mut TcpSock, hz: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::established;
+    use crate::sim::testkit::established;
 
     const MSS: u32 = 1448;
 
@@ -815,7 +815,7 @@ mod tests {
         assert_eq!(acks_sent(&w), before + 1);
         assert_eq!(
             w.socks[1].icsk_ack.ato,
-            crate::tcp_output::tcp_ato_min(w.hz)
+            crate::net::ipv4::tcp_output::tcp_ato_min(w.hz)
         );
     }
 
@@ -918,10 +918,10 @@ mod tests {
     #[test]
     fn an_ack_frees_acked_skbs_and_trims_a_partly_acked_tso_skb() {
         let mut w = established("6.18", "");
-        crate::testkit::queue_skb(&mut w, 0, 2 * MSS);
-        crate::testkit::mark_sent(&mut w, 0, 0, false);
-        crate::testkit::queue_skb(&mut w, 0, 4 * MSS);
-        crate::testkit::mark_sent(&mut w, 0, 0, false);
+        crate::sim::testkit::queue_skb(&mut w, 0, 2 * MSS);
+        crate::sim::testkit::mark_sent(&mut w, 0, 0, false);
+        crate::sim::testkit::queue_skb(&mut w, 0, 4 * MSS);
+        crate::sim::testkit::mark_sent(&mut w, 0, 0, false);
         let una = w.socks[0].snd_una;
         let mut ack = data(&w, 0, 1, 0);
         ack.ack_seq = una + 3 * MSS as u64;

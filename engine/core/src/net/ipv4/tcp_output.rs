@@ -3,11 +3,11 @@
 //! Follows Linux 6.18, with the version switches of [`Profile`] for 3.13 .. 4.4 (each named at
 //! the line it changes). Every function keeps the kernel's name and decision order.
 
-use crate::mib::Mib;
-use crate::profile::{PingpongRule, Profile, TsoSizing, TsqRule};
-use crate::sim::{Event, World};
-use crate::skb::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN};
-use crate::sock::*;
+use crate::net::core::skbuff::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN};
+use crate::net::core::sock::*;
+use crate::net::ipv4::proc::Mib;
+use crate::scenario::profile::{PingpongRule, Profile, TsoSizing, TsqRule};
+use crate::sim::world::{Event, World};
 use crate::trace::{AckReason, Ev, Gate};
 
 impl Profile {
@@ -672,14 +672,14 @@ fn tcp_event_new_data_sent(w: &mut World, sk: SockId) -> (u64, u32, u32) {
     tp.rtx_queue.push_back(skb);
     let retrans = tp.rtx_queue.back().unwrap().retrans && r.0 <= tp.high_seq;
     if prior_packets == 0 {
-        crate::tcp_timer::tcp_rearm_rto(w, sk);
+        crate::net::ipv4::tcp_timer::tcp_rearm_rto(w, sk);
     }
     if !retrans {
         w.mib(host).add(Mib::TcpExtTCPOrigDataSent, r.2 as u64);
     }
     // 6.x: tcp_check_space() here too (a writer blocked on NOTSENT_LOWAT may wake).
     if w.socks[sk as usize].profile.kernel.at_least(5, 0) {
-        crate::tcp_input::tcp_check_space(w, sk);
+        crate::net::ipv4::tcp_input::tcp_check_space(w, sk);
     }
     r
 }
@@ -688,7 +688,7 @@ fn tcp_event_new_data_sent(w: &mut World, sk: SockId) -> (u64, u32, u32) {
 /// nothing in flight.
 pub fn __tcp_push_pending_frames(w: &mut World, sk: SockId, cur_mss: u32, nonagle: u8) {
     if tcp_write_xmit(w, sk, cur_mss, nonagle, 0) {
-        crate::tcp_timer::tcp_check_probe_timer(w, sk);
+        crate::net::ipv4::tcp_timer::tcp_check_probe_timer(w, sk);
     }
 }
 
@@ -1065,8 +1065,8 @@ pub fn tcp_write_wakeup(w: &mut World, sk: SockId) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::Kernel;
-    use crate::testkit::{established, mark_sent, queue_skb};
+    use crate::scenario::profile::Kernel;
+    use crate::sim::testkit::{established, mark_sent, queue_skb};
 
     const MSS: u32 = 1448;
 

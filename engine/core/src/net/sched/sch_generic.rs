@@ -6,7 +6,7 @@
 //! TCQ_F_NOLOCK subqueues to sch_mq") each band is a `skb_array` ring of `dev->tx_queue_len`
 //! slots, so the limit applies per band; before, one limit applied to the whole qdisc.
 //!
-//! `noqueue` has no code here: it is [`crate::qdisc::Qdisc::Noqueue`], and `__dev_queue_xmit`
+//! `noqueue` has no code here: it is [`crate::net::sched::sch_api::Qdisc::Noqueue`], and `__dev_queue_xmit`
 //! (in `dev.rs`) hands packets straight to the driver when the qdisc has no `enqueue`.
 //!
 //! Simplified:
@@ -17,8 +17,8 @@
 
 use std::collections::VecDeque;
 
-use crate::qdisc::{Dequeue, DropReason, EnqueueResult, QdiscStats};
-use crate::skb::Packet;
+use crate::net::core::skbuff::Packet;
+use crate::net::sched::sch_api::{Dequeue, DropReason, EnqueueResult, QdiscStats};
 
 /// `TC_PRIO_MAX`: `skb->priority & TC_PRIO_MAX` indexes `prio2band`.
 pub const TC_PRIO_MAX: u8 = 15;

@@ -10,12 +10,16 @@
 //! Resolution order, later wins: the profile's defaults, the file's values, the file's per-host
 //! values, the chosen variant, then `--set` overrides.
 
+pub mod keys;
+pub mod profile;
+mod tomldoc;
+
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::keys::{self, DefaultCtx, Kind, Value, KEYS};
-use crate::profile::{Kernel, Profile};
-use crate::tomldoc::{self, Tv};
+use keys::{DefaultCtx, Kind, Value, KEYS};
+use profile::{Kernel, Profile};
+use tomldoc::Tv;
 
 /// A scenario error: names the file, the key and the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]

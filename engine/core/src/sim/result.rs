@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::qdisc::QdiscStats;
+use crate::net::sched::sch_api::QdiscStats;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -48,7 +48,7 @@ pub struct HostResult {
     /// `tc -s qdisc` of the host's device, when it has a qdisc.
     pub qdisc: Option<QdiscStats>,
     /// The device's `ethtool -S`-like counters and BQL state (none on loopback).
-    pub nic: Option<crate::dev::NicStats>,
+    pub nic: Option<crate::net::core::dev::NicStats>,
     /// Busy fraction of the host's CPUs over the run, 0..1 per core summed (like `perf stat`'s
     /// "CPUs utilized").
     pub cpus_utilized: f64,

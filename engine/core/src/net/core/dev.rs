@@ -49,10 +49,12 @@
 
 use std::collections::VecDeque;
 
-use crate::cpu::CpuCosts;
-use crate::dynamic_queue_limits::Dql;
-use crate::qdisc::{Dequeue, DropReason, EnqueueResult, Qdisc, QdiscEvent, QdiscStats};
-use crate::skb::{tcp_flags, Packet, SockId, NO_SOCK};
+use crate::lib::dynamic_queue_limits::Dql;
+use crate::net::core::skbuff::{tcp_flags, Packet, SockId, NO_SOCK};
+use crate::net::sched::sch_api::{
+    Dequeue, DropReason, EnqueueResult, Qdisc, QdiscEvent, QdiscStats,
+};
+use crate::sim::cpu::CpuCosts;
 use crate::trace::{Ev, Gate, Trace};
 
 /// Timers the device asks the world to arm; the world calls [`NetDevice::on_timer`] with them

@@ -1,0 +1,3 @@
+//! The kernel's `lib/`: Byte Queue Limits (`dynamic_queue_limits.c`).
+
+pub mod dynamic_queue_limits;

@@ -1,0 +1,9 @@
+//! The simulator, not kernel code: the world and its event loop (`world`), the applications
+//! that make the system calls (`app`), the CPU model (`cpu`) and the result of a run (`result`).
+
+pub mod app;
+pub mod cpu;
+pub mod result;
+#[cfg(test)]
+pub(crate) mod testkit;
+pub mod world;
