@@ -19,7 +19,7 @@ import {
 } from '../model/log';
 import { lowerBound } from '../model/trace';
 import { useClock, useCursor, useSiteDeferred, useStore } from './context';
-import { msg } from './messages';
+import { msg } from '../i18n/messages.en';
 import { cursorRow, goToRow, logSide } from './Player';
 
 const ROW_PX = 22;

@@ -6,7 +6,7 @@ import { formatCount, formatNs } from '../model/format';
 import { fileOf } from './store';
 import { AppsTable, DiffTable } from './Compare';
 import { useSite, useStore } from './context';
-import { msg } from './messages';
+import { msg } from '../i18n/messages.en';
 
 export function Experiment() {
   const site = useSite();

@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 
 import { SAMPLE_FILES } from '../capture/samples';
 import { useSite, useStore } from './context';
-import { msg } from './messages';
+import { msg } from '../i18n/messages.en';
 import { openSample } from './Native';
 
 export function Presets() {

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 
 import { expect, test } from 'vitest';
 
-import { en } from '../app/messages';
+import { en } from '../i18n/messages.en';
 import { SAMPLE_FILES } from './samples';
 import { SAMPLES } from './testing';
 

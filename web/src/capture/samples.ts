@@ -1,5 +1,5 @@
 // The recordings of public/samples/ the site's sample menu lists (the header's Experiment menu
-// and the presets); their titles are in app/messages.ts (native.samples). A unit test checks
+// and the presets); their titles are in i18n/messages.en.ts (native.samples). A unit test checks
 // that this lists every file of the folder; how each was made is in its header's note and in
 // docs/capture.md.
 

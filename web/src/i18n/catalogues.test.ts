@@ -4,8 +4,8 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { en as simulatorEn } from '../app/messages';
-import { classroomEn } from './classroom';
+import { en as simulatorEn } from './messages.en';
+import { classroomEn } from './classroom.en';
 import { loadCatalogues, loadedCatalogues } from './current';
 import { LANGS } from './lang';
 

@@ -1,7 +1,7 @@
-// The classroom strings in Simplified Chinese (i18n/classroom.ts has the English and the
+// The classroom strings in Simplified Chinese (i18n/classroom.en.ts has the English and the
 // shape). Loaded only when the page is in Chinese (i18n/current.ts).
 
-import type { ClassroomMessages } from './classroom';
+import type { ClassroomMessages } from './classroom.en';
 
 export const zhCN: ClassroomMessages = {
   language: '语言',

@@ -7,7 +7,7 @@
 
 import type { RecordedFacts } from '../capture/replay';
 import type { EventKind } from '../capture/model';
-import { zhCN } from '../app/messages.zh-CN';
+import { zhCN } from './messages.zh-CN';
 import { formatBytes, formatNs } from '../model/format';
 import type { SimRow } from './log';
 

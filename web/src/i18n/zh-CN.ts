@@ -1,7 +1,7 @@
 // Every Simplified Chinese catalogue, as one chunk: the page loads it (i18n/current.ts) only
 // when it shows Chinese, so English readers do not download it.
 
-export { zhCN as messages } from '../app/messages.zh-CN';
+export { zhCN as messages } from './messages.zh-CN';
 export { zhCN as classroom } from './classroom.zh-CN';
 export { keysZh as keys, scenariosZh as scenarios } from './content.zh-CN';
 export { logZh as log } from './log.zh-CN';

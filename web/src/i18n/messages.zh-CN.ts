@@ -1,8 +1,8 @@
-// The simulator's strings in Simplified Chinese (app/messages.ts has the English and the
+// The simulator's strings in Simplified Chinese (i18n/messages.en.ts has the English and the
 // shape). Loaded only when the page is in Chinese (i18n/current.ts).
 
 import { formatBytes, formatCount, formatNs, trim3 } from '../model/format';
-import type { Messages } from './messages';
+import type { Messages } from './messages.en';
 
 /** Simplified Chinese: the terms of the Chinese articles in shared/seeds (自动封包, 发送完成, …). */
 export const zhCN: Messages = {

@@ -2,8 +2,8 @@
 // (`zhCN`), objects of the same shape. Components never hard-code visible text; names that are the
 // kernel's own (functions, sysctls, counters, struct fields) stay as they are in every language.
 
-import { currentLang, loadedCatalogues, subscribeLang } from '../i18n/current';
-import type { Lang } from '../i18n/lang';
+import { currentLang, loadedCatalogues, subscribeLang } from './current';
+import type { Lang } from './lang';
 import { formatBytes, formatCount, formatNs, trim3 } from '../model/format';
 
 export const en = {
