@@ -13,7 +13,18 @@
  * the send path under test (size_goal would drop to one MSS).
  *
  * Usage: sp-delayfwd -a IFACE -b IFACE -d DELAY_US [-r DELAY_US_B_TO_A] [-m MAX_QUEUED_BYTES]
+ *                    [-R RATE_MBIT] [-q QUEUE_PACKETS] [-S]
  * Stops on SIGTERM/SIGINT and prints one JSON line of statistics on stderr.
+ *
+ * A bottleneck router (-R, -q): each direction serialises frames at RATE_MBIT (Ethernet frame
+ * bytes: 14-byte header + IP packet, no preamble/FCS) before the propagation delay, and a frame
+ * that finds QUEUE_PACKETS packets waiting for (or in) serialisation is dropped (tail drop, like a
+ * router's FIFO). A GSO frame counts as its number of segments.
+ *
+ * A receiver without GRO (-S): every TCP/IPv4 GSO frame is cut in user space into MSS-sized
+ * frames (gso_size from the virtio_net_hdr) with their own IP and TCP headers and full
+ * checksums, as a NIC's TSO would put them on the wire; the receiver then sees one skb per
+ * segment. With -S, queue limits and drops apply per segment.
  *
  * Timing: arrival is stamped with CLOCK_MONOTONIC right after recv(); departure is scheduled with
  * ppoll() at nanosecond resolution. Measured on the lab kernel the added delay is DELAY plus a few
@@ -41,6 +52,8 @@
 struct frame {
 	struct frame *next;
 	uint64_t due_ns;
+	uint64_t txdone_ns; /* end of serialisation at the bottleneck rate (= arrival without -R) */
+	uint32_t segs;      /* packets this frame stands for (GSO segments) */
 	size_t len;
 	unsigned char data[];
 };
@@ -52,7 +65,15 @@ struct direction {
 	struct frame *head, *tail;
 	uint64_t queued_bytes, max_queued_bytes;
 	uint64_t frames, bytes, drops_queue_full, send_errors;
+	/* Bottleneck: frames from qhead on are still waiting for or in serialisation. */
+	double ns_per_byte;       /* 0 = no rate */
+	uint64_t queue_limit;     /* packets; 0 = none */
+	uint64_t link_free_ns;    /* when the serialiser finishes what it holds */
+	struct frame *qhead;
+	uint64_t inq, max_inq, drops_rate_queue, segmented_frames;
 };
+
+static int segment_gso;
 
 static volatile sig_atomic_t stop;
 
@@ -100,6 +121,154 @@ static int open_iface(const char *name)
 	return fd;
 }
 
+/* Segments a frame stands for: 1, or the GSO segment count from its virtio_net_hdr. */
+static uint32_t gso_segs(const unsigned char *buf, size_t n)
+{
+	const struct virtio_net_hdr *vh = (const void *)buf;
+	if (vh->gso_type == VIRTIO_NET_HDR_GSO_NONE || !vh->gso_size || n <= sizeof(*vh) + vh->hdr_len)
+		return 1;
+	size_t payload = n - sizeof(*vh) - vh->hdr_len;
+	return (uint32_t)((payload + vh->gso_size - 1) / vh->gso_size);
+}
+
+/* Forget frames that finished serialisation by NOW: they no longer occupy the router's queue. */
+static void advance_queue(struct direction *d, uint64_t now)
+{
+	while (d->qhead && d->qhead->txdone_ns <= now) {
+		d->inq -= d->qhead->segs;
+		d->qhead = d->qhead->next;
+	}
+}
+
+/* Queue one frame of N bytes (virtio_net_hdr included) that arrived at ARRIVAL. */
+static void enqueue(struct direction *d, const unsigned char *buf, size_t n, uint64_t arrival, uint32_t segs)
+{
+	if (d->queued_bytes + (uint64_t)n > d->max_queued_bytes) {
+		d->drops_queue_full++;
+		return;
+	}
+	uint64_t txdone = arrival;
+	if (d->ns_per_byte > 0) {
+		advance_queue(d, arrival);
+		if (d->queue_limit && d->inq + segs > d->queue_limit) {
+			d->drops_rate_queue += segs;
+			return;
+		}
+		uint64_t start = d->link_free_ns > arrival ? d->link_free_ns : arrival;
+		txdone = start + (uint64_t)((double)(n - sizeof(struct virtio_net_hdr)) * d->ns_per_byte);
+		d->link_free_ns = txdone;
+	}
+	struct frame *f = malloc(sizeof(*f) + n);
+	if (!f)
+		die("malloc", NULL);
+	f->next = NULL;
+	f->txdone_ns = txdone;
+	f->due_ns = txdone + d->delay_ns;
+	f->segs = segs;
+	f->len = n;
+	memcpy(f->data, buf, n);
+	if (d->tail)
+		d->tail->next = f;
+	else
+		d->head = f;
+	d->tail = f;
+	d->queued_bytes += (uint64_t)n;
+	if (d->ns_per_byte > 0) {
+		if (!d->qhead)
+			d->qhead = f;
+		d->inq += segs;
+		if (d->inq > d->max_inq)
+			d->max_inq = d->inq;
+	}
+}
+
+static uint32_t csum_add(uint32_t sum, const unsigned char *p, size_t len)
+{
+	while (len > 1) {
+		sum += (uint32_t)(p[0] << 8 | p[1]);
+		p += 2;
+		len -= 2;
+	}
+	if (len)
+		sum += (uint32_t)(p[0] << 8);
+	return sum;
+}
+
+static uint16_t csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* Cut a TCP/IPv4 GSO frame into MSS frames with full checksums and queue them. Returns 0 (and
+ * queues nothing) for any frame that is not TCP/IPv4 GSO, which the caller queues as it is. */
+static int segment_and_enqueue(struct direction *d, const unsigned char *buf, size_t n, uint64_t arrival)
+{
+	const struct virtio_net_hdr *vh = (const void *)buf;
+	size_t vl = sizeof(*vh);
+	if ((vh->gso_type & ~VIRTIO_NET_HDR_GSO_ECN) != VIRTIO_NET_HDR_GSO_TCPV4 || !vh->gso_size)
+		return 0;
+	const unsigned char *eth = buf + vl;
+	size_t elen = n - vl;
+	if (elen < 14 + 20 || eth[12] != 0x08 || eth[13] != 0x00)
+		return 0;
+	const unsigned char *ip = eth + 14;
+	size_t ihl = (size_t)(ip[0] & 0x0f) * 4;
+	if (ip[9] != IPPROTO_TCP || elen < 14 + ihl + 20)
+		return 0;
+	const unsigned char *tcp = ip + ihl;
+	size_t thl = (size_t)(tcp[12] >> 4) * 4;
+	size_t hdr = 14 + ihl + thl;
+	if (elen < hdr)
+		return 0;
+	size_t payload = elen - hdr, mss = vh->gso_size;
+	uint32_t seq = (uint32_t)tcp[4] << 24 | (uint32_t)tcp[5] << 16 | (uint32_t)tcp[6] << 8 | tcp[7];
+	uint16_t ipid = (uint16_t)(ip[4] << 8 | ip[5]);
+	static unsigned char out[sizeof(struct virtio_net_hdr) + 65536 + 64];
+	size_t off = 0;
+	for (uint32_t i = 0; off < payload || (payload == 0 && i == 0); i++) {
+		size_t len = payload - off < mss ? payload - off : mss;
+		int last = off + len >= payload;
+		memset(out, 0, vl); /* no offloads: checksums are complete */
+		unsigned char *e = out + vl, *oip = e + 14, *otcp = oip + ihl;
+		memcpy(e, eth, hdr);
+		memcpy(e + hdr, eth + hdr + off, len);
+		size_t tot = ihl + thl + len;
+		oip[2] = (unsigned char)(tot >> 8);
+		oip[3] = (unsigned char)tot;
+		uint16_t id = (uint16_t)(ipid + i);
+		oip[4] = (unsigned char)(id >> 8);
+		oip[5] = (unsigned char)id;
+		oip[10] = oip[11] = 0;
+		uint16_t ic = csum_fold(csum_add(0, oip, ihl));
+		oip[10] = (unsigned char)(ic >> 8);
+		oip[11] = (unsigned char)ic;
+		uint32_t s = seq + (uint32_t)off;
+		otcp[4] = (unsigned char)(s >> 24);
+		otcp[5] = (unsigned char)(s >> 16);
+		otcp[6] = (unsigned char)(s >> 8);
+		otcp[7] = (unsigned char)s;
+		if (i > 0)
+			otcp[13] &= (unsigned char)~0x80; /* CWR only on the first segment */
+		if (!last)
+			otcp[13] &= (unsigned char)~0x09; /* FIN and PSH only on the last */
+		otcp[16] = otcp[17] = 0;
+		uint32_t sum = csum_add(0, oip + 12, 8); /* pseudo header: addresses */
+		sum += IPPROTO_TCP + (uint32_t)(thl + len);
+		sum = csum_add(sum, otcp, thl + len);
+		uint16_t tc = csum_fold(sum);
+		otcp[16] = (unsigned char)(tc >> 8);
+		otcp[17] = (unsigned char)tc;
+		enqueue(d, out, vl + 14 + tot, arrival, 1);
+		off += len;
+		if (payload == 0)
+			break;
+	}
+	d->segmented_frames++;
+	return 1;
+}
+
 /* Drain every frame waiting on d->from_fd into d's FIFO, stamped with its departure time. */
 static void receive_all(struct direction *d, unsigned char *buf)
 {
@@ -111,23 +280,9 @@ static void receive_all(struct direction *d, unsigned char *buf)
 			die("recv", d->from_name);
 		}
 		uint64_t arrival = now_ns();
-		if (d->queued_bytes + (uint64_t)n > d->max_queued_bytes) {
-			d->drops_queue_full++;
+		if (segment_gso && segment_and_enqueue(d, buf, (size_t)n, arrival))
 			continue;
-		}
-		struct frame *f = malloc(sizeof(*f) + (size_t)n);
-		if (!f)
-			die("malloc", NULL);
-		f->next = NULL;
-		f->due_ns = arrival + d->delay_ns;
-		f->len = (size_t)n;
-		memcpy(f->data, buf, (size_t)n);
-		if (d->tail)
-			d->tail->next = f;
-		else
-			d->head = f;
-		d->tail = f;
-		d->queued_bytes += (uint64_t)n;
+		enqueue(d, buf, (size_t)n, arrival, gso_segs(buf, (size_t)n));
 	}
 }
 
@@ -147,6 +302,10 @@ static void send_due(struct direction *d, uint64_t now)
 		d->head = f->next;
 		if (!d->head)
 			d->tail = NULL;
+		if (d->qhead == f) { /* cannot happen while due >= txdone, kept for safety */
+			d->inq -= f->segs;
+			d->qhead = f->next;
+		}
 		d->queued_bytes -= f->len;
 		free(f);
 	}
@@ -158,28 +317,35 @@ static void print_stats(const struct direction *d, int n)
 	for (int i = 0; i < n; i++)
 		fprintf(stderr,
 			",\"%s_to_%s\":{\"delay_ns\":%llu,\"frames\":%llu,\"bytes\":%llu,"
-			"\"drops_queue_full\":%llu,\"send_errors\":%llu}",
+			"\"drops_queue_full\":%llu,\"send_errors\":%llu,\"drops_bottleneck\":%llu,"
+			"\"max_queue_packets\":%llu,\"segmented_frames\":%llu}",
 			d[i].from_name, d[i].to_name, (unsigned long long)d[i].delay_ns,
 			(unsigned long long)d[i].frames, (unsigned long long)d[i].bytes,
-			(unsigned long long)d[i].drops_queue_full, (unsigned long long)d[i].send_errors);
+			(unsigned long long)d[i].drops_queue_full, (unsigned long long)d[i].send_errors,
+			(unsigned long long)d[i].drops_rate_queue, (unsigned long long)d[i].max_inq,
+			(unsigned long long)d[i].segmented_frames);
 	fprintf(stderr, "}\n");
 }
 
 int main(int argc, char **argv)
 {
 	const char *a = NULL, *b = NULL;
-	long long delay_us = -1, delay_back_us = -1, max_queued = 64ll << 20;
+	long long delay_us = -1, delay_back_us = -1, max_queued = 64ll << 20, queue_limit = 0;
+	double rate_mbit = 0;
 	int opt;
-	while ((opt = getopt(argc, argv, "a:b:d:r:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:b:d:r:m:R:q:S")) != -1) {
 		switch (opt) {
 		case 'a': a = optarg; break;
 		case 'b': b = optarg; break;
 		case 'd': delay_us = atoll(optarg); break;
 		case 'r': delay_back_us = atoll(optarg); break;
 		case 'm': max_queued = atoll(optarg); break;
+		case 'R': rate_mbit = atof(optarg); break;
+		case 'q': queue_limit = atoll(optarg); break;
+		case 'S': segment_gso = 1; break;
 		default:
 			fprintf(stderr, "usage: %s -a IFACE -b IFACE -d DELAY_US [-r DELAY_US_B_TO_A] "
-					"[-m MAX_QUEUED_BYTES]\n", argv[0]);
+					"[-m MAX_QUEUED_BYTES] [-R RATE_MBIT] [-q QUEUE_PACKETS] [-S]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -201,11 +367,16 @@ int main(int argc, char **argv)
 		{ .from_name = b, .to_name = a, .from_fd = fb, .to_fd = fa,
 		  .delay_ns = (uint64_t)delay_back_us * 1000, .max_queued_bytes = (uint64_t)max_queued },
 	};
+	for (int i = 0; i < 2; i++) {
+		dirs[i].ns_per_byte = rate_mbit > 0 ? 8000.0 / rate_mbit : 0;
+		dirs[i].queue_limit = (uint64_t)queue_limit;
+	}
 	unsigned char *buf = malloc(FRAME_MAX);
 	if (!buf)
 		die("malloc", NULL);
-	fprintf(stderr, "sp-delayfwd: forwarding %s <-> %s, delay %lld us / %lld us\n", a, b, delay_us,
-		delay_back_us);
+	fprintf(stderr, "sp-delayfwd: forwarding %s <-> %s, delay %lld us / %lld us, rate %g Mbit/s, "
+			"queue %lld packets, %s\n", a, b, delay_us, delay_back_us, rate_mbit, queue_limit,
+		segment_gso ? "GSO frames cut to MSS" : "GSO frames whole");
 
 	struct pollfd pfd[2] = { { .fd = fa, .events = POLLIN }, { .fd = fb, .events = POLLIN } };
 	while (!stop) {

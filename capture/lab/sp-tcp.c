@@ -24,9 +24,20 @@
  *   --cc=NAME        TCP_CONGESTION (default cubic)
  *   --gap-us=US      stream: start a burst of writes every US microseconds (default: no gaps)
  *   --burst=N        stream: N writes back to back per burst (default 1)
+ *   --notsent-lowat=BYTES  TCP_NOTSENT_LOWAT
+ *   --io=MODE        stream client: "block" (default: blocking send() calls), "eagain" (non-blocking,
+ *                    send() until EAGAIN, then epoll_wait for EPOLLOUT) or "once" (non-blocking,
+ *                    one send() per epoll_wait wake-up)
+ *   --drain          stream client: after the last write, shutdown(SHUT_WR) and wait for the
+ *                    server to close (as netperf does), so elapsed_s and throughput_mbit cover
+ *                    delivery of every byte, not just its copy into the send buffer
+ *   -F FLOWS         server: accept FLOWS connections, one child process each (default 1)
  *   -T SECONDS       give up after this long (default 60): every run is bounded in time
  *
- * Output: one JSON line on stdout with what was done and how long it took (CLOCK_MONOTONIC).
+ * Output: one JSON line on stdout with what was done and how long it took (CLOCK_MONOTONIC),
+ * and what it cost the process (getrusage: cpu_s = user + system seconds, nvcsw = voluntary
+ * context switches), send_calls (every send() call, including those that returned EAGAIN) and
+ * wakeups (epoll_wait returns in --io=eagain/once).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -39,7 +50,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,7 +74,27 @@ struct config {
 	int burst;            /* stream: writes per burst (default 1) */
 	const char *cc;
 	int timeout_s;
+	int notsent_lowat;    /* 0 = not set */
+	int io;               /* 0 block, 1 eagain, 2 once */
+	int drain;
+	int flows;            /* server: connections to accept */
 };
+
+static long long send_calls, wakeups, eagains;
+
+/* ,"cpu_s":..,"nvcsw":..,"nivcsw":..,"send_calls":..,"wakeups":.. for the JSON line */
+static void print_usage_fields(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+		     (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	printf(",\"cpu_s\":%.6f,\"user_s\":%.6f,\"sys_s\":%.6f,\"nvcsw\":%ld,\"nivcsw\":%ld,"
+	       "\"send_calls\":%lld,\"wakeups\":%lld,\"eagains\":%lld}\n",
+	       cpu, (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6, ru.ru_nvcsw, ru.ru_nivcsw,
+	       send_calls, wakeups, eagains);
+}
 
 static double now_s(void)
 {
@@ -103,12 +138,15 @@ static void apply_socket_options(int fd, const struct config *c)
 		setint(fd, IPPROTO_TCP, TCP_NODELAY, 1, "setsockopt(TCP_NODELAY)");
 	if (c->quickack)
 		setint(fd, IPPROTO_TCP, TCP_QUICKACK, 1, "setsockopt(TCP_QUICKACK)");
+	if (c->notsent_lowat)
+		setint(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, c->notsent_lowat, "setsockopt(TCP_NOTSENT_LOWAT)");
 }
 
 static void write_all(int fd, const char *buf, size_t len, int flags)
 {
 	while (len > 0) {
 		ssize_t n = send(fd, buf, len, flags);
+		send_calls++;
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -172,9 +210,10 @@ static void run_pingpong(int fd, const struct config *c)
 	double elapsed = now_s() - start;
 	printf("{\"tool\":\"sp-tcp\",\"side\":\"%s\",\"workload\":\"pingpong\",\"send\":%lld,"
 	       "\"n_chunk\":%d,\"round\":%d,\"no_delay\":%d,\"quickack\":%d,\"cork\":%d,"
-	       "\"msg_more\":%d,\"cc\":\"%s\",\"elapsed_s\":%.6f}\n",
+	       "\"msg_more\":%d,\"cc\":\"%s\",\"elapsed_s\":%.6f",
 	       c->is_server ? "server" : "client", c->size, c->chunks, c->rounds, c->nodelay,
 	       c->quickack, c->cork, c->msg_more, c->cc, elapsed);
+	print_usage_fields();
 	free(buf);
 }
 
@@ -199,6 +238,55 @@ static void run_stream(int fd, const struct config *c)
 			bytes += n;
 			calls++;
 		}
+	} else if (c->io) {
+		/* Non-blocking: send() until EAGAIN (io 1) or once (io 2) per epoll_wait wake-up. */
+		int fl = fcntl(fd, F_GETFL);
+		if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+			die("fcntl(O_NONBLOCK)");
+		int ep = epoll_create1(0);
+		if (ep < 0)
+			die("epoll_create1");
+		struct epoll_event ev = { .events = EPOLLOUT };
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0)
+			die("epoll_ctl");
+		for (;;) {
+			double t = now_s();
+			if (c->total ? bytes >= c->total : t >= end)
+				break;
+			int ms = c->total ? 1000 : (int)((end - t) * 1000) + 1;
+			int r = epoll_wait(ep, &ev, 1, ms);
+			if (r < 0) {
+				if (errno == EINTR)
+					continue;
+				die("epoll_wait");
+			}
+			if (r == 0)
+				continue;
+			wakeups++;
+			for (;;) {
+				long long len = c->size;
+				if (c->total && c->total - bytes < len)
+					len = c->total - bytes;
+				ssize_t n = send(fd, buf, (size_t)len, 0);
+				send_calls++;
+				if (n < 0) {
+					if (errno == EAGAIN || errno == EWOULDBLOCK) {
+						eagains++;
+						break;
+					}
+					if (errno == EINTR)
+						continue;
+					die("send");
+				}
+				bytes += n;
+				calls++;
+				if (c->io == 2 || (c->total ? bytes >= c->total : now_s() >= end))
+					break;
+			}
+		}
+		close(ep);
+		if (fcntl(fd, F_SETFL, fl) < 0)
+			die("fcntl");
 	} else {
 		double next = start;
 		while (c->total ? bytes < c->total : now_s() < end) {
@@ -214,12 +302,27 @@ static void run_stream(int fd, const struct config *c)
 			calls++;
 		}
 	}
+	double write_elapsed = now_s() - start;
+	if (!c->is_server && c->drain) {
+		if (shutdown(fd, SHUT_WR) < 0)
+			die("shutdown");
+		for (;;) {
+			ssize_t n = recv(fd, buf, bufsize, 0);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+		}
+	}
 	double elapsed = now_s() - start;
 	printf("{\"tool\":\"sp-tcp\",\"side\":\"%s\",\"workload\":\"stream\",\"write_size\":%lld,"
 	       "\"bytes\":%lld,\"calls\":%lld,\"gap_ns\":%ld,\"burst\":%d,\"no_delay\":%d,\"sndbuf\":%d,\"cc\":\"%s\","
-	       "\"elapsed_s\":%.6f,\"throughput_mbit\":%.3f}\n",
+	       "\"io\":\"%s\",\"notsent_lowat\":%d,\"drain\":%d,\"write_elapsed_s\":%.6f,"
+	       "\"elapsed_s\":%.6f,\"throughput_mbit\":%.3f",
 	       c->is_server ? "server" : "client", c->size, bytes, calls, c->gap_ns, c->burst, c->nodelay, c->sndbuf,
-	       c->cc, elapsed, elapsed > 0 ? (double)bytes * 8 / elapsed / 1e6 : 0.0);
+	       c->cc, c->io == 1 ? "eagain" : c->io == 2 ? "once" : "block", c->notsent_lowat, c->drain,
+	       write_elapsed, elapsed, elapsed > 0 ? (double)bytes * 8 / elapsed / 1e6 : 0.0);
+	print_usage_fields();
 	free(buf);
 }
 
@@ -252,11 +355,24 @@ static int connect_or_accept(const struct config *c)
 	setint(fd, SOL_SOCKET, SO_REUSEADDR, 1, "setsockopt(SO_REUSEADDR)");
 	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0)
 		die("bind");
-	if (listen(fd, 1) < 0)
+	if (listen(fd, c->flows < 16 ? 16 : c->flows) < 0)
 		die("listen");
-	int conn = accept(fd, NULL, NULL);
-	if (conn < 0)
-		die("accept");
+	int conn = -1;
+	for (int i = 0; i < c->flows; i++) {
+		conn = accept(fd, NULL, NULL);
+		if (conn < 0)
+			die("accept");
+		if (i == c->flows - 1)
+			break;
+		fflush(stdout);
+		pid_t pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid == 0)
+			break; /* the child plays this connection */
+		close(conn);
+		conn = -1;
+	}
 	close(fd);
 	if (c->sndbuf)
 		setint(conn, SOL_SOCKET, SO_SNDBUF, c->sndbuf, "setsockopt(SO_SNDBUF)");
@@ -270,7 +386,7 @@ static void usage(void)
 		"usage: sp-tcp server|client [-c ADDR] -p PORT -w stream|pingpong [-s SIZE] [-n TOTAL]\n"
 		"       [-t SECONDS] [-k CHUNKS] [-r ROUNDS] [-T TIMEOUT_S] [--nodelay] [--cork]\n"
 		"       [--msg-more] [--quickack=once|every] [--sndbuf=BYTES] [--cc=NAME] [--gap-us=US]\n"
-		"       [--burst=N]\n");
+		"       [--burst=N] [--notsent-lowat=BYTES] [--io=block|eagain|once] [--drain] [-F FLOWS]\n");
 	exit(2);
 }
 
@@ -278,7 +394,7 @@ int main(int argc, char **argv)
 {
 	struct config c = { .addr = "0.0.0.0", .port = 0, .workload = "stream", .size = 0,
 			    .seconds = 2, .chunks = 100, .rounds = 100, .cc = "cubic",
-			    .timeout_s = 60, .burst = 1 };
+			    .timeout_s = 60, .burst = 1, .flows = 1 };
 	if (argc < 2)
 		usage();
 	if (!strcmp(argv[1], "server"))
@@ -290,11 +406,13 @@ int main(int argc, char **argv)
 		{ "msg-more", no_argument, NULL, 'M' },  { "quickack", required_argument, NULL, 'Q' },
 		{ "sndbuf", required_argument, NULL, 'B' }, { "cc", required_argument, NULL, 'G' },
 		{ "gap-us", required_argument, NULL, 'P' }, { "burst", required_argument, NULL, 'U' },
+		{ "notsent-lowat", required_argument, NULL, 'L' }, { "io", required_argument, NULL, 'I' },
+		{ "drain", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 	optind = 2;
-	while ((opt = getopt_long(argc, argv, "c:p:w:s:n:t:k:r:T:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:p:w:s:n:t:k:r:T:F:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c': c.addr = optarg; break;
 		case 'p': c.port = atoi(optarg); break;
@@ -320,12 +438,25 @@ int main(int argc, char **argv)
 		case 'G': c.cc = optarg; break;
 		case 'P': c.gap_ns = (long)(atof(optarg) * 1000); break;
 		case 'U': c.burst = atoi(optarg); break;
+		case 'L': c.notsent_lowat = atoi(optarg); break;
+		case 'D': c.drain = 1; break;
+		case 'F': c.flows = atoi(optarg); break;
+		case 'I':
+			if (!strcmp(optarg, "block"))
+				c.io = 0;
+			else if (!strcmp(optarg, "eagain"))
+				c.io = 1;
+			else if (!strcmp(optarg, "once"))
+				c.io = 2;
+			else
+				usage();
+			break;
 		default: usage();
 		}
 	}
 	if (c.size == 0) /* the experiments' sizes: netperf -m 128, the article's send 1000 */
 		c.size = strcmp(c.workload, "pingpong") ? 128 : 1000;
-	if (c.port <= 0 || c.port > 65535 || c.size <= 0 || c.chunks <= 0 || c.rounds <= 0 || c.burst <= 0 ||
+	if (c.port <= 0 || c.port > 65535 || c.size <= 0 || c.chunks <= 0 || c.rounds <= 0 || c.burst <= 0 || c.flows <= 0 ||
 	    (strcmp(c.workload, "stream") && strcmp(c.workload, "pingpong")))
 		usage();
 	if (!c.is_server && !strcmp(c.addr, "0.0.0.0")) {
@@ -341,5 +472,8 @@ int main(int argc, char **argv)
 		run_stream(fd, &c);
 	fflush(stdout);
 	close(fd);
+	if (c.is_server && c.flows > 1)
+		while (wait(NULL) > 0)
+			; /* the last connection's process waits for the others */
 	return 0;
 }
