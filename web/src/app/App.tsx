@@ -12,7 +12,7 @@ import { ClockContext, StoreContext, useClock, useSite, useStore } from './conte
 import { Controls } from './Controls';
 import { Deferred } from './Deferred';
 import { Header } from './Header';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 import { CaptureStatus, DropZone } from './Native';
 import { KeyList } from './KeyList';
 import { Pipeline } from './pipeline/Pipeline';

@@ -13,7 +13,7 @@ import type { Side } from '../engine/protocol';
 import { groupRange, LEN_EDGES, type RunModel } from '../model/derive';
 import { formatBitRate, formatBytes, formatNs } from '../model/format';
 import { useClock, useCursor, useSite, useStore } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 import { perf } from './perf';
 
 const W = 560;

@@ -5,7 +5,7 @@ import type { RunResult } from '../engine/generated/RunResult';
 import { counterDiff } from '../model/counters';
 import { formatBitRate, formatCount } from '../model/format';
 import { useSiteDeferred } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 
 function countersOf(r: RunResult): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};

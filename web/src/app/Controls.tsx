@@ -14,7 +14,7 @@ import type { Side } from '../engine/protocol';
 import { keysByGroup, type KeyDef } from '../model/catalog';
 import { setValue } from '../model/urlstate';
 import { useSite, useStore } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 
 interface ControlProps {
   def: KeyDef;

@@ -7,7 +7,7 @@ import { countersAt, sampleTimes } from '../model/counters';
 import { formatBytes, formatCount, formatNs, formatSsRate } from '../model/format';
 import { sockStateAt } from '../model/sockstate';
 import { useCursor, useSiteDeferred } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 import { RunTotals } from './WhyPanel';
 
 const DELTAS_NS = [1e9, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3];

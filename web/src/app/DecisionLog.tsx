@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 
 import type { RecordedFacts } from '../capture/replay';
 import { useLang } from '../classroom/useLang';
-import { ackReasonText, logLine, simRow } from '../i18n/log';
+import { ackReasonText, logLine } from '../i18n/log';
 import { formatInstant } from '../model/format';
 import {
   filterRows,
@@ -15,11 +15,12 @@ import {
   reasonOptions,
   schemaOf,
   serializeLogFilter,
+  simRow,
   type LogFilter,
 } from '../model/log';
 import { lowerBound } from '../model/trace';
 import { useClock, useCursor, useSiteDeferred, useStore } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 import { cursorRow, goToRow, logSide } from './Player';
 
 const ROW_PX = 22;

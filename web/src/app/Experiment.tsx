@@ -6,7 +6,7 @@ import { formatCount, formatNs } from '../model/format';
 import { fileOf } from './store';
 import { AppsTable, DiffTable } from './Compare';
 import { useSite, useStore } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 
 export function Experiment() {
   const site = useSite();

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { SAMPLES_PATH } from '../capture/samples';
 import type { Theme } from '../model/urlstate';
 import { useSite, useStore } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 import { CAPTURE_OPTION, OpenRecording, openSample, SampleOptions } from './Native';
 
 export function Header() {

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { SAMPLE_FILES, SAMPLES_PATH } from '../capture/samples';
 import { formatBytes } from '../model/format';
 import { useSite, useStore } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 import type { SiteStore } from './store';
 
 /** The value the sample menu gives a recording. */

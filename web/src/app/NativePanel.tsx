@@ -9,7 +9,7 @@ import { groupRange, type RecordedStage, type RunModel } from '../model/derive';
 import { formatCount, formatNs } from '../model/format';
 import { DiffTable } from './Compare';
 import { useSiteDeferred, useStore } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 
 /** Bytes the recorded writes copied (the replay's byte count), or a dash when not counted. */
 function written(m: RunModel): string {

@@ -11,7 +11,7 @@ import { defaultSpeed, sliderMax, sliderToSpeed, speedToSlider } from '../model/
 import { nextRow, rowAtOrBefore } from '../model/trace';
 import type { Clock } from './clock';
 import { useClock, useCursor, useSite, useStore } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 import type { SiteStore, Snapshot } from './store';
 
 /** Steps the cursor to the next (or previous) event of the side the log shows. */

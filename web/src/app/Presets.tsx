@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 
 import { SAMPLE_FILES } from '../capture/samples';
 import { useSite, useStore } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 import { openSample } from './Native';
 
 export function Presets() {

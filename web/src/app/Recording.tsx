@@ -4,7 +4,7 @@
 
 import { formatNs } from '../model/format';
 import { useSite, useStore } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 
 /** The intro of a replayed recording: its name, how it was made, its warnings. */
 export function CaptureIntro() {

@@ -13,7 +13,7 @@ import { bucketAt } from '../model/derive';
 import { gateTotals, skbTotals, skbsInRange, spanName, whyRows } from '../model/why';
 import { parseSelection, serializeSelection } from '../model/urlstate';
 import { useClock, useCursor, useSiteDeferred, useStore } from './context';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 import { logSide } from './Player';
 
 function gateLabel(name: string): string {

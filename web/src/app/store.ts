@@ -10,8 +10,7 @@
 
 import { openReplay, type ReplaySession } from '../capture/client';
 import type { Diagnostic } from '../capture/model';
-import type { ReplayWindow } from '../capture/replay';
-import type { DescribedRows } from '../i18n/log';
+import type { DescribedRows, ReplayWindow } from '../capture/replay';
 import type { ScenarioMapping } from '../capture/scenario';
 import type { CaptureSource, ReplayHead } from '../capture/serve';
 import { startEngine, type EngineBridge } from '../engine/bridge';

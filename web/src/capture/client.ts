@@ -4,8 +4,7 @@
 import type { TraceSchema } from '../model/catalog';
 import type { RunModel } from '../model/derive';
 import type { ParseResult } from './model';
-import type { DescribedRows } from '../i18n/log';
-import type { ReplayWindow } from './replay';
+import type { DescribedRows, ReplayWindow } from './replay';
 import type { KeyRegistry } from './scenario';
 import type {
   CaptureEndpoint,

@@ -1121,6 +1121,14 @@ export interface RecordedFacts {
   s: Record<string, string>;
 }
 
+/** Rows in words (a recording's, or a simulated run's through the engine's `describe`): the English text of each, and what each recorded (null: a simulated row). */
+export interface DescribedRows {
+  texts: string[];
+  facts: (RecordedFacts | null)[];
+  /** A simulated run's: the running `TcpExtTCPAutoCorking` count of each counted autocork. */
+  autocorking?: (number | null)[];
+}
+
 export function replayRowFacts(m: ReplayModel, rows: ReplayRows, r: number): RecordedFacts | null {
   const kind = EVENT_KINDS[rows.kind[r]!];
   if (!kind) return null;

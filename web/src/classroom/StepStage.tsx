@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react';
 import { ClockContext, StoreContext, useClock, useSite, useStore } from '../app/context';
 import { Clock } from '../app/clock';
 import { OneChart } from '../app/Charts';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 import { Pipeline } from '../app/pipeline/Pipeline';
 import { Player, stepKind } from '../app/Player';
 import { SiteStore } from '../app/store';

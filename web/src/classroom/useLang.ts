@@ -2,7 +2,7 @@
 
 import { useSyncExternalStore } from 'react';
 
-import { classroomText, type ClassroomMessages } from '../i18n/classroom.en';
+import { classroomText, type ClassroomMessages } from '../i18n/classroom';
 import { currentLang, subscribeLang } from '../i18n/current';
 import type { Lang } from '../i18n/lang';
 

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { ClockContext, StoreContext, useClock, useCursor, useSite } from '../app/context';
 import { Clock } from '../app/clock';
 import { OneChart } from '../app/Charts';
-import { msg } from '../i18n/messages.en';
+import { msg } from '../i18n/messages';
 import { Pipeline } from '../app/pipeline/Pipeline';
 import { cursorRow, goToRow, stepEvent } from '../app/Player';
 import { SiteStore } from '../app/store';

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { en as simulatorEn } from './messages.en';
 import { classroomEn } from './classroom.en';
-import { loadCatalogues, loadedCatalogues } from './current';
+import { loadCatalogues, loadedCatalogues } from './catalogues';
 import { LANGS } from './lang';
 
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 // The strings of the classroom views (landing, lessons, presenter mode), the embed, the
-// "Copy embed code" dialog, the About page and the site footer, in every language. Kernel
-// names (functions, sysctls, counters) stay as they are in every language.
-
-import { loadedCatalogues } from './current';
-import type { Lang } from './lang';
+// "Copy embed code" dialog, the About page and the site footer, in English: the catalogue that
+// gives every other language its shape (`ClassroomMessages`; classroom.zh-CN.ts is Simplified
+// Chinese). Views read it through classroom.ts in the page's language. Kernel names (functions,
+// sysctls, counters) stay as they are in every language. A catalogue imports no other module of
+// i18n/ (catalogues.ts).
 
 const en = {
   language: 'Language',
@@ -138,10 +138,5 @@ const en = {
 };
 
 export type ClassroomMessages = typeof en;
-
-/** The classroom strings in `lang` (English until that language's catalogues are loaded). */
-export function classroomText(lang: Lang): ClassroomMessages {
-  return lang === 'en' ? en : (loadedCatalogues(lang)?.classroom ?? en);
-}
 
 export { en as classroomEn };

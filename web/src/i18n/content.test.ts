@@ -9,7 +9,7 @@ import * as wasm from '../engine/pkg/sendpath_wasm';
 import type { Catalog } from '../model/catalog';
 import { scenarioEntries } from '../model/scenarioIndex';
 import { keyMeaning, scenarioText, translated } from './content';
-import { loadCatalogues } from './current';
+import { loadCatalogues } from './catalogues';
 import { LANGS } from './lang';
 
 wasm.initSync({

@@ -4,11 +4,8 @@
 // lacks, which content.test.ts forbids for every scenario file and every key. Kernel names stay
 // as they are. No React.
 
-import { loadedCatalogues } from './current';
+import { loadedCatalogues } from './catalogues';
 import type { Lang } from './lang';
-
-/** scenario file name (without .toml) -> title and summary. */
-export type ScenarioTexts = Record<string, { title: string; summary: string }>;
 
 /** A scenario's title and summary in `lang` (the file's own English when `lang` is English). */
 export function scenarioText(

@@ -1,9 +1,8 @@
-// Scenario titles and summaries and the keys' meanings in Simplified Chinese (see
-// i18n/content.ts). Loaded only when the page is in Chinese (i18n/current.ts).
+// Scenario titles and summaries and the keys' meanings in Simplified Chinese (see content.ts;
+// catalogues.ts checks the shape). Part of the Chinese chunk (zh-CN.ts), loaded only when the page
+// is in Chinese.
 
-import type { ScenarioTexts } from './content';
-
-export const scenariosZh: ScenarioTexts = {
+export const scenariosZh: Record<string, { title: string; summary: string }> = {
   autocorking: {
     title: 'TCP 自动封包：4 个数据流，每次写入 128 字节',
     summary:

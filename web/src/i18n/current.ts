@@ -1,29 +1,15 @@
 // The page's current language: picked once from the URL and the browser (lang.ts), switched by
 // the language control, and kept in the URL (`lang=`) so that a link opens in the same
-// language. Components subscribe through classroom/useLang.ts. No React here.
+// language. Components subscribe through shared/useLang.ts. No React here.
 //
-// English is part of the page; another language's catalogues are a chunk of their own
-// (zh-CN.ts), loaded before the page switches to it.
+// English is part of the page; another language's catalogues are a chunk of their own, which
+// catalogues.ts loads before the page switches to it.
 
+import { loadCatalogues } from './catalogues';
 import { DEFAULT_LANG, pickLang, type Lang } from './lang';
-import type * as ZhCN from './zh-CN';
 
 let current: Lang = DEFAULT_LANG;
 const listeners = new Set<() => void>();
-
-/** The catalogues of a language other than English. */
-export type Catalogues = typeof ZhCN;
-const loaded: Partial<Record<Lang, Catalogues>> = {};
-
-/** `lang`'s catalogues if they are loaded (never for English, whose text is in the page). */
-export function loadedCatalogues(lang: Lang): Catalogues | undefined {
-  return loaded[lang];
-}
-
-/** Loads `lang`'s catalogues (once). */
-export async function loadCatalogues(lang: Lang): Promise<void> {
-  if (lang === 'zh-CN' && !loaded[lang]) loaded[lang] = await import('./zh-CN');
-}
 
 export function currentLang(): Lang {
   return current;

@@ -14,9 +14,9 @@ import * as wasm from '../engine/pkg/sendpath_wasm';
 import type { Catalog } from '../model/catalog';
 import { scenarioFiles } from '../model/scenarios';
 import type { TraceColumns } from '../model/trace';
-import { loadCatalogues } from './current';
-import { reasonOptions } from '../model/log';
-import { ackReasonText, logLine, simRow } from './log';
+import { loadCatalogues } from './catalogues';
+import { reasonOptions, simRow } from '../model/log';
+import { ackReasonText, logLine } from './log';
 import { ACK_REASONS, RECORDED_TEMPLATES, SIM_TEMPLATES } from './log.zh-CN';
 
 wasm.initSync({

@@ -2,14 +2,14 @@
 // of the engine (engine/core/src/trace.rs `Ev::describe`, sentence for sentence) and per kind a
 // recording records (capture/replay.ts `describeRecorded`). The numbers are the row's own, written
 // as the English writes them; kernel names (functions, fields, flags, counters) and units stay as
-// they are. Loaded only when the page is in Chinese (i18n/current.ts). log.test.ts checks that
+// they are. Part of the Chinese chunk (zh-CN.ts), loaded only when the page is in Chinese. A gate's
+// name comes from the caller (log.ts: the Chinese messages'). log.test.ts checks that
 // every kind has its template and that each renders real rows.
 
 import type { RecordedFacts } from '../capture/replay';
 import type { EventKind } from '../capture/model';
-import { zhCN } from './messages.zh-CN';
 import { formatBytes, formatNs } from '../model/format';
-import type { SimRow } from './log';
+import type { SimRow } from '../model/log';
 
 /** A field as the engine prints it: u64::MAX ("unlimited") comes through the columns as Infinity. */
 function num(v: number | undefined): string {
@@ -37,8 +37,18 @@ export const ACK_REASONS: Record<string, string> = {
 
 /** A field as the line writes it (see `fieldText`). */
 type FieldText = (field: string) => string;
-/** A row's fields (`f`), the row (`r`) and its fields as the line writes them (`n`). */
-type SimTemplate = (row: { f: Record<string, number>; r: SimRow; n: FieldText }) => string;
+/** A gate's name in Chinese (`autocork` -> 自动封包 …), from the Chinese messages. */
+type GateName = (gate: string) => string;
+/**
+ * A row's fields (`f`), the row (`r`), its fields as the line writes them (`n`) and the names of
+ * the gates (`gateName`).
+ */
+type SimTemplate = (row: {
+  f: Record<string, number>;
+  r: SimRow;
+  n: FieldText;
+  gateName: GateName;
+}) => string;
 
 /**
  * Field `field` of row `r` as the engine prints it. Every id and count the engine traces is
@@ -50,7 +60,7 @@ function fieldText(r: SimRow): FieldText {
 }
 
 /** What `tcp_write_xmit` compared at each gate it can stop at (`Ev::XmitHold`). */
-function held(gate: string, a: string, b: string): string {
+function held(gate: string, a: string, b: string, gateName: GateName): string {
   switch (gate) {
     case 'nagle':
       return `Nagle 算法：这是不足 MSS 的分段，而先前的小分段（snd_sml ${a}）尚未被确认（snd_una ${b}）`;
@@ -67,7 +77,7 @@ function held(gate: string, a: string, b: string): string {
     case 'pacing':
       return `pacing 限速：下一次发送在 ${a} ns`;
     default:
-      return zhCN.why.gates[gate] ?? gate;
+      return gateName(gate);
   }
 }
 
@@ -90,8 +100,8 @@ export const SIM_TEMPLATES: Record<string, SimTemplate> = {
     const count = r.autocorking ?? '+1';
     return `skb#${n('skb')} 的 ${n('skb_len')} B < size_goal ${n('size_goal')} B，且 sk_wmem_alloc ${n('wmem_alloc')} > truesize ${n('truesize')}：自动封包（${f.counted ? `TcpExtTCPAutoCorking ${count}` : 'TSQ_THROTTLED 已置位'}）`;
   },
-  xmit_hold: ({ f, r, n }) =>
-    `skb#${n('skb')} [${n('seq')}, ${n('end_seq')}) 被扣住：${held(r.gates[f.gate!] ?? n('gate'), n('a'), n('b'))}`,
+  xmit_hold: ({ f, r, n, gateName }) =>
+    `skb#${n('skb')} [${n('seq')}, ${n('end_seq')}) 被扣住：${held(r.gates[f.gate!] ?? n('gate'), n('a'), n('b'), gateName)}`,
   fragment: ({ n }) =>
     `拆分 skb#${n('skb')}：${n('len')} B 现在发出，${n('rest')} B 留在 skb#${n('new_skb')}`,
   xmit: ({ n }) =>
@@ -183,9 +193,9 @@ export const logZh = {
     return ACK_REASONS[reason] ?? null;
   },
   /** A simulated row in Chinese, after its kernel function; null for a kind without a template. */
-  simLine(r: SimRow): string | null {
+  simLine(r: SimRow, gateName: GateName): string | null {
     const t = SIM_TEMPLATES[r.kind];
-    return t ? `${r.func}：${t({ f: r.f, r, n: fieldText(r) })}` : null;
+    return t ? `${r.func}：${t({ f: r.f, r, n: fieldText(r), gateName })}` : null;
   },
   /** A recorded event in Chinese, after its tracepoint; null for a kind without a template. */
   recordedLine(r: RecordedFacts): string | null {

@@ -1,9 +1,9 @@
-// Every string the simulator shows, in every language: English (`en`) and Simplified Chinese
-// (`zhCN`), objects of the same shape. Components never hard-code visible text; names that are the
-// kernel's own (functions, sysctls, counters, struct fields) stay as they are in every language.
+// Every string the simulator shows, in English: the catalogue that gives every other language
+// its shape (`Messages`; messages.zh-CN.ts is Simplified Chinese). Components never hard-code
+// visible text, and read it through messages.ts (`msg`, in the page's language); names that are
+// the kernel's own (functions, sysctls, counters, struct fields) stay as they are in every
+// language. A catalogue imports no other module of i18n/ (catalogues.ts).
 
-import { currentLang, loadedCatalogues, subscribeLang } from './current';
-import type { Lang } from './lang';
 import { formatBytes, formatCount, formatNs, trim3 } from '../model/format';
 
 export const en = {
@@ -381,17 +381,3 @@ export const en = {
 };
 
 export type Messages = typeof en;
-
-/**
- * The messages of the page's language. A live binding: it follows the language switch
- * (i18n/current.ts, which loads a catalogue before switching to it), and the views re-render on
- * a switch, reading the new catalogue.
- */
-export let msg: Messages = catalogue(currentLang());
-subscribeLang(() => {
-  msg = catalogue(currentLang());
-});
-
-function catalogue(lang: Lang): Messages {
-  return lang === 'en' ? en : (loadedCatalogues(lang)?.messages ?? en);
-}

@@ -1,11 +1,11 @@
-// The simulator's strings in Simplified Chinese (i18n/messages.en.ts has the English and the
-// shape). Loaded only when the page is in Chinese (i18n/current.ts).
+// The simulator's strings in Simplified Chinese, in the shape of the English (messages.en.ts;
+// catalogues.ts checks it). Part of the Chinese chunk (zh-CN.ts), loaded only when the page is in
+// Chinese.
 
 import { formatBytes, formatCount, formatNs, trim3 } from '../model/format';
-import type { Messages } from './messages.en';
 
 /** Simplified Chinese: the terms of the Chinese articles in shared/seeds (自动封包, 发送完成, …). */
-export const zhCN: Messages = {
+export const zhCN = {
   appTitle: 'sendpath',
   tagline: '在浏览器中模拟 Linux TCP 发送路径。',
   skipToPipeline: '跳到发送路径',
@@ -376,5 +376,5 @@ export const zhCN: Messages = {
     ['[ ]', '减速 / 加速'],
     ['Home End', '窗口的开头 / 结尾'],
     ['?', '显示这些快捷键'],
-  ],
+  ] as [string, string][],
 };

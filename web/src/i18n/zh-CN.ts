@@ -1,5 +1,5 @@
-// Every Simplified Chinese catalogue, as one chunk: the page loads it (i18n/current.ts) only
-// when it shows Chinese, so English readers do not download it.
+// Every Simplified Chinese catalogue, as one chunk: catalogues.ts loads it (and checks it against
+// `Catalogues`) only when the page shows Chinese, so English readers do not download it.
 
 export { zhCN as messages } from './messages.zh-CN';
 export { zhCN as classroom } from './classroom.zh-CN';

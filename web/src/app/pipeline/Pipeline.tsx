@@ -20,7 +20,7 @@ import { formatNs } from '../../model/format';
 import { sceneAt, skbStateAt, type Scene, type SceneContext } from '../../model/scene';
 import { parseSelection, serializeSelection } from '../../model/urlstate';
 import { useClock, useSite, useStore } from '../context';
-import { msg } from '../../i18n/messages.en';
+import { msg } from '../../i18n/messages';
 import { perf } from '../perf';
 import {
   ACKS_START,

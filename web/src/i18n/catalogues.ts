@@ -1,0 +1,57 @@
+// The site's catalogues, named once: what a language has (`Catalogues`, each in the shape of its
+// English) and how a language's catalogues are loaded. English is part of the page: the
+// simulator's and the classroom's strings (messages.en.ts, classroom.en.ts) and the engine's own
+// texts (scenario titles, key meanings, the decision log). Every other language is one chunk of its
+// own (zh-CN.ts), loaded before the page switches to it.
+//
+// A catalogue (`*.en.ts`, `*.zh-CN.ts`) imports no other module of i18n/; the readers
+// (messages.ts, classroom.ts, content.ts, log.ts) import it and this module, and
+// web/src/layers.test.ts keeps it so. No React.
+
+import type { RecordedFacts } from '../capture/replay';
+import type { SimRow } from '../model/log';
+import type { ClassroomMessages } from './classroom.en';
+import type { Lang } from './lang';
+import type { Messages } from './messages.en';
+
+/** A language's decision-log templates (log.ts): null for a row it has no words for. */
+export interface LogTemplates {
+  /** An ACK reason, by the engine's English name. */
+  ackReason(reason: string): string | null;
+  /** A simulated row; `gateName` names a gate in this language. */
+  simLine(r: SimRow, gateName: (gate: string) => string): string | null;
+  /** A recorded event. */
+  recordedLine(r: RecordedFacts): string | null;
+}
+
+/** The catalogues of a language other than English. */
+export interface Catalogues {
+  /** The simulator's strings (messages.ts). */
+  messages: Messages;
+  /** The classroom's, the embed's and the footer's strings (classroom.ts). */
+  classroom: ClassroomMessages;
+  /** Scenario file name (without .toml) -> its title and summary (content.ts). */
+  scenarios: Record<string, { title: string; summary: string }>;
+  /** Key -> its one-line meaning (content.ts). */
+  keys: Record<string, string>;
+  /** The decision log's lines (log.ts). */
+  log: LogTemplates;
+}
+
+/** Each language's chunk, but English's, whose text is in the page. Typed: a chunk that lacks a
+ * catalogue or a key of one fails to compile here. */
+const chunks: Record<Exclude<Lang, 'en'>, () => Promise<Catalogues>> = {
+  'zh-CN': () => import('./zh-CN'),
+};
+
+const loaded: Partial<Record<Lang, Catalogues>> = {};
+
+/** `lang`'s catalogues if they are loaded (never for English, whose text is in the page). */
+export function loadedCatalogues(lang: Lang): Catalogues | undefined {
+  return loaded[lang];
+}
+
+/** Loads `lang`'s catalogues (once). */
+export async function loadCatalogues(lang: Lang): Promise<void> {
+  if (lang !== 'en' && !loaded[lang]) loaded[lang] = await chunks[lang]();
+}
