@@ -6,8 +6,8 @@ import { gzipSync } from 'node:zlib';
 
 import type { Frame, Page, Request } from '@playwright/test';
 
-import { componentSnippet, iframeSnippet } from '../web/src/embed/snippet';
-import { parseEmbed } from '../web/src/embed/params';
+import { componentSnippet, iframeSnippet } from '../web/src/shared/embedSnippet';
+import { parseEmbed } from '../web/src/shared/embedParams';
 import { expect, test } from './classroom';
 
 const embedOrigin = `http://127.0.0.1:${Number(process.env.SENDPATH_EMBED_PORT ?? 4181)}`;

@@ -5,8 +5,8 @@ import { createRoot } from 'react-dom/client';
 
 import { Root } from './classroom/Root';
 import { initLang } from './i18n/current';
-import './styles.css';
-import './classroom/classroom.css';
+import './shared/styles.css';
+import './shared/views.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

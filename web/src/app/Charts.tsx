@@ -3,7 +3,7 @@
 // re-renders one line, not the paths.
 
 import type { ChartName } from '../model/charts';
-import { useLang } from '../classroom/useLang';
+import { useLang } from '../shared/useLang';
 import { max } from 'd3-array';
 import { scaleBand, scaleLinear, type ScaleLinear } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';

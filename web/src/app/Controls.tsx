@@ -5,7 +5,7 @@
 
 import { memo, useId, useState } from 'react';
 
-import { useLang } from '../classroom/useLang';
+import { useLang } from '../shared/useLang';
 import { keyMeaning } from '../i18n/content';
 import { currentLang } from '../i18n/current';
 

@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 
 import type { RecordedFacts } from '../capture/replay';
-import { useLang } from '../classroom/useLang';
+import { useLang } from '../shared/useLang';
 import { ackReasonText, logLine } from '../i18n/log';
 import { formatInstant } from '../model/format';
 import {

@@ -1,7 +1,7 @@
 // The page's header: the experiment (every file of scenarios/), its variant, the A/B
 // comparison, the theme, and the engine's status.
 
-import { ShareEmbedButton } from '../classroom/ShareEmbedButton';
+import { ShareEmbedButton } from './ShareEmbedButton';
 import { scenarioText } from '../i18n/content';
 import { currentLang } from '../i18n/current';
 import { useState } from 'react';

@@ -11,7 +11,7 @@ import type { Lesson, LessonStep } from '../model/lesson';
 import { formatMetric, ratioOf as ratio } from '../model/metric';
 import { scenarioMetas } from '../model/lessons';
 import { loadScenario } from '../model/scenarioIndex';
-import { useText } from './useLang';
+import { useText } from '../shared/useLang';
 
 type Values = Record<string, number | null>;
 

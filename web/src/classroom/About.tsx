@@ -10,7 +10,7 @@ import modelVsLinux from '../../../docs/model-vs-linux.md?raw';
 import { withLang } from '../i18n/current';
 import type { Lang } from '../i18n/lang';
 import { Markdown, slug, withoutTitle } from './Markdown';
-import { useLang, useText } from './useLang';
+import { useLang, useText } from '../shared/useLang';
 
 /** A document's body (without its "# " title: the page has one) and the language it is in. */
 type Doc = { body: string; lang: Lang };

@@ -4,7 +4,7 @@
 import { setLang, withLang } from '../i18n/current';
 import { isLang, LANG_NAMES, LANGS } from '../i18n/lang';
 import { BUILD_VERSION, type OfflineState } from '../offline/register';
-import { useLang, useText } from './useLang';
+import { useLang, useText } from '../shared/useLang';
 
 export function LanguageSwitch() {
   const t = useText();

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 
 import { withLang } from '../i18n/current';
-import { useText } from './useLang';
+import { useText } from '../shared/useLang';
 
 const HIDDEN_KEY = 'sendpath.landing';
 

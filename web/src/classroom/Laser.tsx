@@ -4,12 +4,10 @@
 
 import { useEffect, useRef } from 'react';
 
+import { prefersReducedMotion } from '../shared/motion';
+
 /** How long a point of the trail stays visible, ms. */
 const TRAIL_MS = 300;
-
-export function prefersReducedMotion(): boolean {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-}
 
 export function Laser({ on }: { on: boolean }) {
   const canvas = useRef<HTMLCanvasElement>(null);

@@ -18,7 +18,7 @@ import { LanguageSwitch } from './Footer';
 import { Laser } from './Laser';
 import { Markdown } from './Markdown';
 import { StepStage, type StageControl } from './StepStage';
-import { useLang, useText } from './useLang';
+import { useLang, useText } from '../shared/useLang';
 import './presenter.css';
 
 function useFullscreen(): [boolean, () => void] {

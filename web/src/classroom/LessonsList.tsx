@@ -4,7 +4,7 @@
 import { withLang } from '../i18n/current';
 import { bundledLessons } from '../model/lessons';
 import { Markdown } from './Markdown';
-import { useLang, useText } from './useLang';
+import { useLang, useText } from '../shared/useLang';
 
 export function LessonsList({ headingLevel = 2 }: { headingLevel?: 1 | 2 }) {
   const t = useText();

@@ -15,7 +15,7 @@ import { App } from '../app/App';
 import { pageSettled, registerOffline, type OfflineState } from '../offline/register';
 import { Footer } from './Footer';
 import { Landing } from './Landing';
-import { useText } from './useLang';
+import { useText } from '../shared/useLang';
 
 const LessonView = lazy(() => import('./LessonView').then((m) => ({ default: m.LessonView })));
 const LessonsList = lazy(() => import('./LessonsList').then((m) => ({ default: m.LessonsList })));

@@ -18,9 +18,9 @@ import { formatNs } from '../model/format';
 import type { Lesson, LessonStep, PipelineElement } from '../model/lesson';
 import { defaultState, serializeState } from '../model/urlstate';
 import { ABTable } from './ABTable';
-import { KeyCounters } from './KeyCounters';
-import { prefersReducedMotion } from './Laser';
-import { useText } from './useLang';
+import { KeyCounters } from '../app/KeyCounters';
+import { prefersReducedMotion } from '../shared/motion';
+import { useText } from '../shared/useLang';
 
 /** What presenter mode can ask of the step's run. */
 export interface StageControl {

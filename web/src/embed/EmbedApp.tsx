@@ -6,10 +6,10 @@
 
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 
-import { useLang, useText } from '../classroom/useLang';
+import { useLang, useText } from '../shared/useLang';
 import { scenarioText } from '../i18n/content';
 import { scenarioEntries, loadScenario } from '../model/scenarioIndex';
-import { parseEmbed, type EmbedConfig } from './params';
+import { parseEmbed, type EmbedConfig } from '../shared/embedParams';
 
 const EmbedPlayer = lazy(() => import('./EmbedPlayer'));
 

@@ -11,13 +11,13 @@ import { msg } from '../i18n/messages';
 import { Pipeline } from '../app/pipeline/Pipeline';
 import { cursorRow, goToRow, stepEvent } from '../app/Player';
 import { SiteStore } from '../app/store';
-import { KeyCounters } from '../classroom/KeyCounters';
-import { prefersReducedMotion } from '../classroom/Laser';
-import { useText } from '../classroom/useLang';
+import { KeyCounters } from '../app/KeyCounters';
+import { prefersReducedMotion } from '../shared/motion';
+import { useText } from '../shared/useLang';
 import { currentLang } from '../i18n/current';
 import { formatInstant, formatNs } from '../model/format';
 import { defaultState, serializeState } from '../model/urlstate';
-import type { EmbedConfig } from './params';
+import type { EmbedConfig } from '../shared/embedParams';
 
 /** Seconds of screen time the window plays in. */
 const PLAY_SECONDS = 20;

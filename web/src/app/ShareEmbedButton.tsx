@@ -3,7 +3,7 @@
 
 import { lazy, Suspense, useState } from 'react';
 
-import { useText } from './useLang';
+import { useText } from '../shared/useLang';
 
 const ShareEmbed = lazy(() => import('./ShareEmbed').then((m) => ({ default: m.ShareEmbed })));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseEmbed, embedQuery, DEFAULT_PANELS } from './params';
-import { componentSnippet, iframeSnippet, isResizeMessage } from './snippet';
+import { parseEmbed, embedQuery, DEFAULT_PANELS } from './embedParams';
+import { componentSnippet, iframeSnippet, isResizeMessage } from './embedSnippet';
 import { bundledLessons } from '../model/lessons';
 
 const known = {

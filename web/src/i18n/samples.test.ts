@@ -4,9 +4,9 @@ import { readdirSync } from 'node:fs';
 
 import { expect, test } from 'vitest';
 
-import { en } from '../i18n/messages.en';
-import { SAMPLE_FILES } from './samples';
-import { SAMPLES } from './testing';
+import { en } from './messages.en';
+import { SAMPLE_FILES } from '../capture/samples';
+import { SAMPLES } from '../capture/testing';
 
 test('the sample menu lists every recording in public/samples, each with a title', () => {
   const files = readdirSync(SAMPLES)

@@ -4,11 +4,11 @@
 
 import { useEffect, useRef, useState } from 'react';
 
-import { useSite } from '../app/context';
+import { useSite } from './context';
 import { currentLang } from '../i18n/current';
-import { DEFAULT_CHART, DEFAULT_PANELS, type EmbedConfig } from '../embed/params';
-import { componentSnippet, iframeSnippet } from '../embed/snippet';
-import { useLang, useText } from './useLang';
+import { DEFAULT_CHART, DEFAULT_PANELS, type EmbedConfig } from '../shared/embedParams';
+import { componentSnippet, iframeSnippet } from '../shared/embedSnippet';
+import { useLang, useText } from '../shared/useLang';
 import './share.css';
 
 /** The dialog, open from the moment it is mounted; `onClose` unmounts it. */

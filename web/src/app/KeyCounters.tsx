@@ -1,12 +1,13 @@
 // A few nstat counters of the sending host at the time cursor: those a lesson step names
-// (outlined), else a default few. Lesson steps and the embed show it.
+// (outlined), else a default few. Lesson steps and the embed show it; it reads the simulator's
+// store and clock (context.ts), so it lives with them.
 
 import { useEffect, useMemo, useState } from 'react';
 
-import { useClock, useSite } from '../app/context';
+import { useClock, useSite } from './context';
 import { countersAt, sampleTimes } from '../model/counters';
 import { formatCount } from '../model/format';
-import { useText } from './useLang';
+import { useText } from '../shared/useLang';
 
 /** Counters shown when the caller names none. */
 const DEFAULT_COUNTERS = ['IpOutRequests', 'TcpOutSegs', 'IpExtOutOctets', 'TcpExtTCPAutoCorking'];

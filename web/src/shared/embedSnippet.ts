@@ -1,7 +1,7 @@
-// "Copy embed code": the two ways to put the player on another site, for a configuration.
-// No React.
+// "Copy embed code": the two ways to put the player on another site, for a configuration
+// (app/ShareEmbed.tsx writes them; e2e/embed.spec.ts opens them). No React.
 
-import { embedQuery, type EmbedConfig } from './params';
+import { embedQuery, type EmbedConfig } from './embedParams';
 
 /** Height the snippets start with; the player then sets its own (postMessage). */
 export const INITIAL_HEIGHT_PX = 480;
