@@ -15,9 +15,9 @@ import {
   reasonOptions,
   schemaOf,
   serializeLogFilter,
-  simRow,
   type LogFilter,
 } from '../model/log';
+import { simRow } from '../model/logRow';
 import { lowerBound } from '../model/trace';
 import { useClock, useCursor, useSiteDeferred, useStore } from './context';
 import { msg } from '../i18n/messages';

@@ -9,7 +9,7 @@
 // web/src/layers.test.ts keeps it so. No React.
 
 import type { RecordedFacts } from '../capture/replay';
-import type { SimRow } from '../model/log';
+import type { SimRow } from '../model/logRow';
 import type { ClassroomMessages } from './classroom.en';
 import type { Lang } from './lang';
 import type { Messages } from './messages.en';
@@ -38,12 +38,6 @@ export interface Catalogues {
   log: LogTemplates;
 }
 
-/** Each language's chunk, but English's, whose text is in the page. Typed: a chunk that lacks a
- * catalogue or a key of one fails to compile here. */
-const chunks: Record<Exclude<Lang, 'en'>, () => Promise<Catalogues>> = {
-  'zh-CN': () => import('./zh-CN'),
-};
-
 const loaded: Partial<Record<Lang, Catalogues>> = {};
 
 /** `lang`'s catalogues if they are loaded (never for English, whose text is in the page). */
@@ -51,7 +45,10 @@ export function loadedCatalogues(lang: Lang): Catalogues | undefined {
   return loaded[lang];
 }
 
-/** Loads `lang`'s catalogues (once). */
+/**
+ * Loads `lang`'s catalogues (once): its chunk, whose module is typed as `Catalogues` here, so a
+ * chunk that lacks a catalogue, or a catalogue a key of English's, fails to compile.
+ */
 export async function loadCatalogues(lang: Lang): Promise<void> {
-  if (lang !== 'en' && !loaded[lang]) loaded[lang] = await chunks[lang]();
+  if (lang === 'zh-CN' && !loaded[lang]) loaded[lang] = await import('./zh-CN');
 }

@@ -15,7 +15,8 @@ import type { Catalog } from '../model/catalog';
 import { scenarioFiles } from '../model/scenarios';
 import type { TraceColumns } from '../model/trace';
 import { loadCatalogues } from './catalogues';
-import { reasonOptions, simRow } from '../model/log';
+import { reasonOptions } from '../model/log';
+import { simRow } from '../model/logRow';
 import { ackReasonText, logLine } from './log';
 import { ACK_REASONS, RECORDED_TEMPLATES, SIM_TEMPLATES } from './log.zh-CN';
 

@@ -1,13 +1,13 @@
 // The decision log's lines in the page's language. English is the engine's own sentence
 // (`Session::describe`) or, for a recording, capture/replay.ts's `describeRecorded`. Another
 // language builds its sentence from the row's structured data (the trace columns named by the
-// catalog's schema, model/log.ts `simRow`, or what a recorded event holds) with the templates of its lazily loaded
+// catalog's schema, model/logRow.ts `simRow`, or what a recorded event holds) with the templates of its lazily loaded
 // chunk (log.zh-CN.ts), never by parsing the English. A row without a template stays in English
 // and says so (`lang`). No React, and no text of another language here: this module is part of
 // the English first load.
 
 import type { RecordedFacts } from '../capture/replay';
-import type { SimRow } from '../model/log';
+import type { SimRow } from '../model/logRow';
 import { loadedCatalogues } from './catalogues';
 import type { Lang } from './lang';
 

@@ -9,7 +9,7 @@
 import type { RecordedFacts } from '../capture/replay';
 import type { EventKind } from '../capture/model';
 import { formatBytes, formatNs } from '../model/format';
-import type { SimRow } from '../model/log';
+import type { SimRow } from '../model/logRow';
 
 /** A field as the engine prints it: u64::MAX ("unlimited") comes through the columns as Infinity. */
 function num(v: number | undefined): string {

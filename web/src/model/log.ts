@@ -1,10 +1,8 @@
-// The decision log's filters (by host, flow, kernel function and reason), the "step to the next
-// decision of a kind" search, and a row with its fields named (`simRow`, what a language's log
-// template reads). Filters travel in the URL as `key:value` pairs.
+// The decision log's filters (by host, flow, kernel function and reason) and the "step to
+// the next decision of a kind" search. Filters travel in the URL as `key:value` pairs.
 
 import type { TraceSchema } from './catalog';
 import type { RunModel } from './derive';
-import type { TraceColumns } from './trace';
 
 export interface LogFilter {
   host: number | null;
@@ -158,44 +156,4 @@ export function stepMatcher(
   const g = schema.gates.indexOf(gate);
   if (g < 0) return null;
   return (r) => m.cols.kind[r] === kind && m.rowReason[r] === g;
-}
-
-/** One simulated row with its fields named: what a language's log template reads (i18n/log.ts). */
-export interface SimRow {
-  /** The kind's name (`autocork`) and kernel function (`tcp_push`). */
-  kind: string;
-  func: string;
-  /** The row's fields by the schema's names; u64::MAX ("unlimited") is Infinity. */
-  f: Record<string, number>;
-  /** The schema's gate and ACK-reason names, by code. */
-  gates: readonly string[];
-  ackReasons: readonly string[];
-  dropSites: readonly string[];
-  /**
-   * For an autocork that incremented `TcpExtTCPAutoCorking`: the counter's value after it (the
-   * engine's `Described.autocorking`); null for any other row, or while unknown.
-   */
-  autocorking: number | null;
-}
-
-/** Row `row` of `cols` with its fields named by `schema`. */
-export function simRow(
-  schema: TraceSchema,
-  cols: TraceColumns,
-  row: number,
-  autocorking: number | null,
-): SimRow | null {
-  const info = schema.kinds[cols.kind[row]!];
-  if (!info) return null;
-  const f: Record<string, number> = {};
-  info.fields.forEach((name, i) => (f[name] = cols.values[row * cols.stride + i]!));
-  return {
-    kind: info.name,
-    func: info.func,
-    f,
-    gates: schema.gates,
-    ackReasons: schema.ackReasons,
-    dropSites: schema.dropSites,
-    autocorking,
-  };
 }
