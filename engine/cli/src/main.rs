@@ -134,7 +134,7 @@ fn run(mut args: Args) -> Result<(), String> {
             use std::io::Write;
             for r in &out.trace.records {
                 let host = hosts.get(r.host as usize).map_or("?", |h| h.as_str());
-                let sk = if r.sk == sendpath_core::net::core::skbuff::NO_SOCK {
+                let sk = if r.sk == sendpath_core::include::linux::skbuff::NO_SOCK {
                     "-".to_string()
                 } else {
                     format!("sk{}", r.sk)
@@ -295,7 +295,7 @@ fn print_summary(r: &RunResult) {
         );
         // The layout `nstat -a` prints, in /proc/net/snmp + netstat order.
         println!("#kernel");
-        for m in sendpath_core::net::ipv4::proc::Mib::ALL {
+        for m in sendpath_core::include::uapi::linux::snmp::Mib::ALL {
             if let Some(v) = h.counters.get(m.name()) {
                 println!("{:<32}{v:<16}{:6.1}", m.name(), 0.0);
             }

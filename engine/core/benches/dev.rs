@@ -11,8 +11,8 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
+use sendpath_core::include::linux::skbuff::Packet;
 use sendpath_core::net::core::dev::{DevConfig, DevOut, DevParams, DevTimer, NetDevice};
-use sendpath_core::net::core::skbuff::Packet;
 use sendpath_core::net::sched::sch_api::Qdisc;
 use sendpath_core::net::sched::sch_fq::{Fq, FqConfig};
 use sendpath_core::net::sched::sch_generic::PfifoFast;

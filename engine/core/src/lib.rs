@@ -8,6 +8,7 @@
 //! Entry point: [`run_source`] parses a scenario (TOML, see `docs/scenario-format.md`), applies
 //! a variant and `--set` overrides, runs it and returns the [`RunResult`] and the event stream.
 
+pub mod include;
 #[path = "lib/mod.rs"]
 pub mod lib;
 pub mod net;
@@ -69,7 +70,7 @@ pub fn run_config(cfg: Config, opts: &RunOptions) -> RunOutput {
     let result = result_of(&w);
     RunOutput {
         result,
-        trace: w.trace,
+        trace: w.stack.trace,
     }
 }
 
@@ -107,7 +108,7 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
                     net::sched::sch_api::Qdisc::Noqueue => None,
                     ref q => Some(q.stats()),
                 },
-                cpus_utilized: h.cpu.utilization(elapsed_ns),
+                cpus_utilized: w.cpus[i].utilization(elapsed_ns),
                 nic: (!w.cfg.link.loopback).then(|| h.dev.stats()),
             },
         );
@@ -131,8 +132,7 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
                 },
                 // Work still queued on the core at the end was not done within the run.
                 cpu_s: a.cpu_ns.saturating_sub(
-                    w.hosts[a.host as usize]
-                        .cpu
+                    w.cpus[a.host as usize]
                         .core(a.core as usize)
                         .busy_until_ns
                         .saturating_sub(elapsed_ns),
@@ -146,9 +146,9 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
     let mut warnings = w.warnings.clone();
     // The CPU model runs softirq work at the instant it is due and queues it on the flow's core;
     // if that alone needs more than the core, the core's backlog runs ahead of the clock.
-    for h in &w.hosts {
-        for c in 0..h.cpu.cores() {
-            let ahead = h.cpu.core(c).busy_until_ns.saturating_sub(elapsed_ns);
+    for (h, cpu) in w.hosts.iter().zip(&w.cpus) {
+        for c in 0..cpu.cores() {
+            let ahead = cpu.core(c).busy_until_ns.saturating_sub(elapsed_ns);
             if ahead > 10_000_000 {
                 warnings.push(format!(
                     "core {c} of {} is saturated: {} ms of work were still queued at the end (the model runs softirq work on time and lets the core fall behind)",
@@ -228,7 +228,9 @@ pub fn metric_name_is_valid(name: &str) -> bool {
         "elapsed_s" | "throughput_mbit" | "ctxt_switches" => true,
         _ => match name.split_once(':') {
             Some((_, "tcp_mem_pages" | "qdisc_backlog_bytes")) => true,
-            Some((_, c)) => net::ipv4::proc::Mib::ALL.iter().any(|m| m.name() == c),
+            Some((_, c)) => include::uapi::linux::snmp::Mib::ALL
+                .iter()
+                .any(|m| m.name() == c),
             None => false,
         },
     }

@@ -3,7 +3,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use sendpath_core::net::ipv4::proc::Mib;
+use sendpath_core::include::uapi::linux::snmp::Mib;
 use sendpath_core::scenario::Scenario;
 use sendpath_core::sim::world::World;
 use sendpath_core::trace::Trace;

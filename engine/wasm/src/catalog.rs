@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use sendpath_core::net::ipv4::proc::Mib;
+use sendpath_core::include::uapi::linux::snmp::Mib;
 use sendpath_core::scenario::keys::{self, DefaultCtx, Value, KEYS};
 use sendpath_core::scenario::profile::Kernel;
 use sendpath_core::scenario::{parse_set, Scenario, LOCALHOST, RECEIVER, SENDER};

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use sendpath_core::net::ipv4::proc::Mib;
+use sendpath_core::include::uapi::linux::snmp::Mib;
 use sendpath_core::sim::world::World;
 use sendpath_core::trace::{Columns, Ev, Trace};
 use sendpath_core::{RunResult, Scenario};
@@ -404,7 +404,7 @@ impl Session {
                 l.in_flight.iter().map(move |(arrive, p)| InFlight {
                     pkt: p.id,
                     src_host: p.src_host,
-                    sk: (p.sk != sendpath_core::net::core::skbuff::NO_SOCK).then_some(p.sk),
+                    sk: (p.sk != sendpath_core::include::linux::skbuff::NO_SOCK).then_some(p.sk),
                     pure_ack: p.pure_ack,
                     seq: p.seq,
                     end_seq: p.end_seq,

@@ -3,5 +3,6 @@
 //! the twin of the kernel file of the same name.
 
 pub mod core;
+pub mod host;
 pub mod ipv4;
 pub mod sched;

@@ -10,6 +10,7 @@
 //! Resolution order, later wins: the profile's defaults, the file's values, the file's per-host
 //! values, the chosen variant, then `--set` overrides.
 
+pub mod cpu_costs;
 pub mod keys;
 pub mod profile;
 mod tomldoc;

@@ -9,12 +9,13 @@
 
 use std::sync::Arc;
 
-use crate::net::core::skbuff::SockId;
+use crate::include::linux::skbuff::SockId;
 use crate::net::core::sock::*;
+use crate::net::host::Event;
 use crate::net::ipv4::tcp::{self, SendOutcome};
 use crate::net::ipv4::tcp_input::advmss_for_mtu;
 use crate::scenario::AppKind;
-use crate::sim::world::{Event, World};
+use crate::sim::world::World;
 
 /// What an application does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,8 +116,8 @@ pub fn build(w: &mut World) {
             AppKind::TcpStream => (Role::StreamSender, Role::StreamReceiver),
             AppKind::Pingpong => (Role::PingpongClient, Role::PingpongServer),
         };
-        let cores_a = w.hosts[a_host as usize].cpu.cores() as u32;
-        let cores_b = w.hosts[b_host as usize].cpu.cores() as u32;
+        let cores_a = w.cpus[a_host as usize].cores() as u32;
+        let cores_b = w.cpus[b_host as usize].cores() as u32;
         // On loopback both ends share the host: give them different cores.
         let core_b = if a_host == b_host {
             (flow * 2 + 1) % cores_b
@@ -333,8 +334,7 @@ pub fn step(w: &mut World, a: u32) {
     }
     w.flush_charges();
     let app = &w.apps[a as usize];
-    let core_free = w.hosts[app.host as usize]
-        .cpu
+    let core_free = w.cpus[app.host as usize]
         .core(app.core as usize)
         .busy_until_ns;
     if core_free > now {
@@ -372,8 +372,7 @@ fn after_syscall(w: &mut World, a: u32, think_ns: u64) {
     w.flush_charges();
     let now = w.now_ns;
     let app = &w.apps[a as usize];
-    let free = w.hosts[app.host as usize]
-        .cpu
+    let free = w.cpus[app.host as usize]
         .core(app.core as usize)
         .busy_until_ns;
     w.schedule(free.max(now) + think_ns, Event::App(a));

@@ -2,7 +2,7 @@
 //! by the model's own handshake, then frozen (no further events run) so a test can put the
 //! socket in the state it wants and call one kernel function.
 
-use crate::net::core::skbuff::SockId;
+use crate::include::linux::skbuff::SockId;
 use crate::net::core::sock::{Skb, TcpState};
 use crate::scenario::Scenario;
 use crate::sim::world::World;
@@ -44,7 +44,7 @@ pub fn queue_skb(w: &mut World, sk: SockId, len: u32) -> u64 {
         truesize,
         pcount: 0,
         gso_size: 0,
-        flags: crate::net::core::skbuff::tcp_flags::ACK,
+        flags: crate::include::linux::skbuff::tcp_flags::ACK,
         eor: false,
         linear_room: linear.saturating_sub(len),
         tstamp_ns: 0,

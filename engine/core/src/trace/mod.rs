@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use crate::net::core::skbuff::{SockId, NO_SOCK};
+use crate::include::linux::skbuff::{SockId, NO_SOCK};
 
 /// Why data is waiting: the gates of the send path (shown by the site's "Why is it waiting?").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -49,12 +49,11 @@
 
 use std::collections::VecDeque;
 
+use crate::include::linux::skbuff::{tcp_flags, Packet, SockId, NO_SOCK};
 use crate::lib::dynamic_queue_limits::Dql;
-use crate::net::core::skbuff::{tcp_flags, Packet, SockId, NO_SOCK};
-use crate::net::sched::sch_api::{
-    Dequeue, DropReason, EnqueueResult, Qdisc, QdiscEvent, QdiscStats,
-};
-use crate::sim::cpu::CpuCosts;
+use crate::net::sched::sch_api::Qdisc;
+use crate::net::sched::sch_generic::{Dequeue, DropReason, EnqueueResult, QdiscEvent, QdiscStats};
+use crate::scenario::cpu_costs::CpuCosts;
 use crate::trace::{Ev, Gate, Trace};
 
 /// Timers the device asks the world to arm; the world calls [`NetDevice::on_timer`] with them

@@ -15,8 +15,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::net::core::skbuff::SockId;
-use crate::net::ipv4::tcp_cong::CongState;
+use crate::include::linux::skbuff::SockId;
 use crate::scenario::profile::Profile;
 use crate::scenario::{CongestionControl, HostConfig};
 
@@ -97,12 +96,34 @@ impl Skb {
     }
 
     fn syn_fin_len(&self) -> u32 {
-        use crate::net::core::skbuff::tcp_flags::{FIN, SYN};
+        use crate::include::linux::skbuff::tcp_flags::{FIN, SYN};
         u32::from(self.flags & SYN != 0) + u32::from(self.flags & FIN != 0)
     }
 }
 
 /// `sk_pacing_status`.
+/// The congestion control's private area (`icsk_ca_priv`): `struct bictcp`, CUBIC's
+/// per-socket state (`net/ipv4/tcp_cubic.rs`); Reno uses none of it.
+#[derive(Clone, Debug, Default)]
+pub struct CongState {
+    pub cnt: u32,
+    pub last_max_cwnd: u32,
+    pub last_cwnd: u32,
+    pub last_time_ns: u64,
+    pub bic_origin_point: u32,
+    pub bic_k: u32,
+    pub delay_min_us: u64,
+    pub epoch_start_ns: u64,
+    pub ack_cnt: u32,
+    pub tcp_cwnd: u32,
+    pub found: bool,
+    pub round_start_ns: u64,
+    pub end_seq: u64,
+    pub last_ack_ns: u64,
+    pub curr_rtt_us: u64,
+    pub sample_cnt: u32,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PacingStatus {
     /// No pacing: neither fq nor TCP paces this socket.

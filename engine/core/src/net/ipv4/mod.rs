@@ -1,9 +1,10 @@
-//! `net/ipv4/`: TCP (`tcp.c`, `tcp_output.c`, `tcp_input.c`, `tcp_timer.c`, `tcp_cong.c`) and
-//! the SNMP counters `nstat` prints (`proc.c`).
+//! `net/ipv4/`: IP's way in and out (`ip_input.c`, `ip_output.c`) and TCP (`tcp.c`, `tcp_output.c`, `tcp_input.c`, `tcp_timer.c`, `tcp_cong.c`).
 
-pub mod proc;
+pub mod ip_input;
+pub mod ip_output;
 pub mod tcp;
 pub mod tcp_cong;
+pub mod tcp_cubic;
 pub mod tcp_input;
 pub mod tcp_output;
 pub mod tcp_timer;

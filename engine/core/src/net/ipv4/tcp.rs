@@ -5,14 +5,14 @@
 //!
 //! Follows Linux 6.18 with the switches of `Profile` for 3.13 .. 4.4.
 
-use crate::net::core::skbuff::{tcp_flags, SockId};
+use crate::include::linux::skbuff::{tcp_flags, SockId};
+use crate::include::uapi::linux::snmp::Mib;
 use crate::net::core::sock::*;
-use crate::net::ipv4::proc::Mib;
+use crate::net::host::{Event, Stack};
 use crate::net::ipv4::tcp_output::{
     __tcp_push_pending_frames, __tcp_select_window, in_pingpong_mode, tcp_current_mss,
     tcp_push_one, tcp_push_pending_frames, tcp_receive_window, tcp_send_ack, tcp_send_mss,
 };
-use crate::sim::world::{Event, World};
 use crate::trace::{AckReason, Ev, Gate};
 
 /// What a `send()` call did.
@@ -38,7 +38,7 @@ pub enum SendOutcome {
 /// - `tcp_wmem_schedule` never shrinks a copy: the global `tcp_mem` pressure is not modelled
 ///   below its thresholds.
 pub fn tcp_sendmsg_locked(
-    w: &mut World,
+    w: &mut Stack,
     sk: SockId,
     size: u64,
     msg_more: bool,
@@ -146,7 +146,7 @@ pub fn tcp_sendmsg_locked(
 
 /// `wait_for_space`: push what this call queued, then sleep in `sk_stream_wait_memory`.
 fn wait_for_space(
-    w: &mut World,
+    w: &mut Stack,
     sk: SockId,
     copied: u64,
     _msg_more: bool,
@@ -221,7 +221,7 @@ pub fn tcp_should_autocork(tp: &TcpSock, size_goal: u32) -> bool {
 /// partial tail: autocork it (set `TSQ_THROTTLED` so the next TX completion pushes it), or let
 /// `tcp_write_xmit` decide with `MSG_MORE` as a one-call cork.
 pub fn tcp_push(
-    w: &mut World,
+    w: &mut Stack,
     sk: SockId,
     msg_more: bool,
     mss_now: u32,
@@ -276,7 +276,7 @@ pub fn tcp_push(
 /// - no prequeue (≤ 4.13 processed segments in the reader's context when it slept), because
 ///   it changes where, not whether, the same ACK decisions are made; visible effect: none on
 ///   the counters the model reports.
-pub fn tcp_recvmsg(w: &mut World, sk: SockId, len: u64) -> Option<u64> {
+pub fn tcp_recvmsg(w: &mut Stack, sk: SockId, len: u64) -> Option<u64> {
     let host = w.socks[sk as usize].host;
     let c = w.costs(host).syscall_ns;
     w.charge(sk, c);
@@ -309,7 +309,7 @@ pub fn tcp_recvmsg(w: &mut World, sk: SockId, len: u64) -> Option<u64> {
 /// `tcp_cleanup_rbuf`: after a read, ACK now if an ACK is pending and either more than one
 /// full segment is unacknowledged, or the read emptied the queue after a small (PSH) segment
 /// and the connection is not interactive; or if the read opened the window a lot.
-pub fn tcp_cleanup_rbuf(w: &mut World, sk: SockId, copied: u64) {
+pub fn tcp_cleanup_rbuf(w: &mut Stack, sk: SockId, copied: u64) {
     let tp = &w.socks[sk as usize];
     let mut time_to_ack = false;
     let pending = tp.icsk_ack.pending;
@@ -338,7 +338,7 @@ pub fn tcp_cleanup_rbuf(w: &mut World, sk: SockId, copied: u64) {
 }
 
 /// `sk_stream_write_space`: wake a writer if the socket is writeable again.
-pub fn sk_stream_write_space(w: &mut World, sk: SockId) {
+pub fn sk_stream_write_space(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
     let wake = tp.write_space_wake();
     if !tp.sk_stream_is_writeable(wake) {
@@ -365,7 +365,7 @@ pub fn sk_stream_write_space(w: &mut World, sk: SockId) {
 }
 
 /// `sk_data_ready`: wake a reader waiting for data.
-pub fn sk_data_ready(w: &mut World, sk: SockId) {
+pub fn sk_data_ready(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
     if tp.reader_waiting {
         tp.reader_waiting = false;
@@ -375,7 +375,7 @@ pub fn sk_data_ready(w: &mut World, sk: SockId) {
 }
 
 /// `setsockopt(TCP_CORK)` (`__tcp_sock_set_cork`): clearing the cork pushes what is queued.
-pub fn tcp_sock_set_cork(w: &mut World, sk: SockId, on: bool) {
+pub fn tcp_sock_set_cork(w: &mut Stack, sk: SockId, on: bool) {
     let tp = &mut w.socks[sk as usize];
     if on {
         tp.nonagle |= TCP_NAGLE_CORK;
@@ -389,7 +389,7 @@ pub fn tcp_sock_set_cork(w: &mut World, sk: SockId, on: bool) {
 }
 
 /// `setsockopt(TCP_NODELAY)` (`__tcp_sock_set_nodelay`): setting it pushes what is queued.
-pub fn tcp_sock_set_nodelay(w: &mut World, sk: SockId, on: bool) {
+pub fn tcp_sock_set_nodelay(w: &mut Stack, sk: SockId, on: bool) {
     let tp = &mut w.socks[sk as usize];
     if on {
         tp.nonagle |= TCP_NAGLE_OFF | TCP_NAGLE_PUSH;
@@ -402,7 +402,7 @@ pub fn tcp_sock_set_nodelay(w: &mut World, sk: SockId, on: bool) {
 /// `setsockopt(TCP_QUICKACK, 1)` (`__tcp_sock_set_quickack`): leave pingpong mode; if an ACK
 /// is pending, send it now. It does not add quick-ACK credits, and later traffic may enter
 /// pingpong mode again ("not permanent", man 7 tcp) — which is why it helps only at the start.
-pub fn tcp_sock_set_quickack(w: &mut World, sk: SockId, val: bool) {
+pub fn tcp_sock_set_quickack(w: &mut Stack, sk: SockId, val: bool) {
     let tp = &mut w.socks[sk as usize];
     if !val {
         tp.icsk_ack.pingpong = 1;
@@ -416,7 +416,7 @@ pub fn tcp_sock_set_quickack(w: &mut World, sk: SockId, val: bool) {
 }
 
 /// The MSS the socket uses now (for the applications' bookkeeping).
-pub fn current_mss(w: &World, sk: SockId) -> u32 {
+pub fn current_mss(w: &Stack, sk: SockId) -> u32 {
     tcp_current_mss(&w.socks[sk as usize])
 }
 
@@ -429,7 +429,7 @@ mod tests {
 
     /// A socket with one 1000-byte packet sent and its clone still in the qdisc/NIC, and a
     /// 128-byte tail waiting: the autocorking situation.
-    fn corkable(kernel: &str, extra: &str) -> World {
+    fn corkable(kernel: &str, extra: &str) -> crate::sim::world::World {
         let mut w = established(kernel, extra);
         queue_skb(&mut w, 0, 1000);
         mark_sent(&mut w, 0, 0, true);

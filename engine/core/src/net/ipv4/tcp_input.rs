@@ -13,9 +13,10 @@
 //! - header prediction is reduced to its counters: an ACK that only advances `snd_una`
 //!   without changing the window counts as `TCPHPAcks`, other pure ACKs as `TCPPureAcks`.
 
-use crate::net::core::skbuff::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
+use crate::include::linux::skbuff::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
+use crate::include::uapi::linux::snmp::Mib;
 use crate::net::core::sock::*;
-use crate::net::ipv4::proc::Mib;
+use crate::net::host::Stack;
 use crate::net::ipv4::tcp::{sk_data_ready, sk_stream_write_space};
 use crate::net::ipv4::tcp_cong::{self};
 use crate::net::ipv4::tcp_output::{
@@ -23,11 +24,10 @@ use crate::net::ipv4::tcp_output::{
     tcp_send_delayed_ack, tcp_win_from_space,
 };
 use crate::net::ipv4::tcp_timer;
-use crate::sim::world::World;
 use crate::trace::{AckReason, Ev};
 
 /// `tcp_v4_rcv`: a segment reaches its socket.
-pub fn tcp_v4_rcv(w: &mut World, sk: SockId, pkt: Packet) {
+pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
     let tp = &w.socks[sk as usize];
     let host = tp.host;
     // TCP_MIB_INSEGS: one per skb before GRO-aware accounting; gso_segs in 6.x.
@@ -64,7 +64,7 @@ pub fn advmss_for_mtu(mtu: u32) -> u32 {
 }
 
 /// `tcp_connect`: the active side sends its SYN.
-pub fn tcp_connect(w: &mut World, sk: SockId) {
+pub fn tcp_connect(w: &mut Stack, sk: SockId) {
     let pkt_id = w.next_pkt_id();
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
@@ -91,7 +91,7 @@ fn syn_packet(tp: &mut TcpSock, id: u64, now: u64, flags: u8) -> Packet {
 
 /// The passive side: a SYN arrives, the request socket answers with a SYN-ACK
 /// (`tcp_v4_send_synack`).
-fn tcp_rcv_synrecv(w: &mut World, sk: SockId, pkt: &Packet) {
+fn tcp_rcv_synrecv(w: &mut Stack, sk: SockId, pkt: &Packet) {
     if pkt.flags & tcp_flags::SYN != 0 {
         let pkt_id = w.next_pkt_id();
         let now = w.now_ns;
@@ -130,7 +130,7 @@ fn tcp_rcv_synrecv(w: &mut World, sk: SockId, pkt: &Packet) {
 
 /// `tcp_rcv_synsent_state_process`: the active side gets the SYN-ACK, ACKs it and is
 /// established.
-fn tcp_rcv_synsent_state_process(w: &mut World, sk: SockId, pkt: &Packet) {
+fn tcp_rcv_synsent_state_process(w: &mut Stack, sk: SockId, pkt: &Packet) {
     if pkt.flags & (tcp_flags::SYN | tcp_flags::ACK) != (tcp_flags::SYN | tcp_flags::ACK) {
         return;
     }
@@ -150,7 +150,7 @@ fn tcp_rcv_synsent_state_process(w: &mut World, sk: SockId, pkt: &Packet) {
 
 /// `tcp_finish_connect` / `tcp_init_transfer`: MSS, buffers, congestion control, the first
 /// RTT sample and pacing rate; the application may start.
-fn tcp_finish_connect(w: &mut World, sk: SockId, rtt_us: u64) {
+fn tcp_finish_connect(w: &mut Stack, sk: SockId, rtt_us: u64) {
     let hz = w.hz;
     let now_j = w.jiffies();
     let tp = &mut w.socks[sk as usize];
@@ -172,7 +172,7 @@ fn tcp_finish_connect(w: &mut World, sk: SockId, rtt_us: u64) {
         rcvbuf,
     });
     let now = w.now_ns;
-    w.schedule(now, crate::sim::world::Event::App(app));
+    w.schedule(now, crate::net::host::Event::App(app));
 }
 
 /// `tcp_init_buffer_space`: the send buffer from `tcp_sndbuf_expand`, the receive buffer
@@ -224,7 +224,7 @@ pub fn tcp_sndbuf_expand(tp: &mut TcpSock) {
 // ---------------------------------------------------------------------------------------------
 
 /// `tcp_rcv_established`: process the ACK part, queue in-order data, decide the ACK.
-pub fn tcp_rcv_established(w: &mut World, sk: SockId, pkt: &Packet) {
+pub fn tcp_rcv_established(w: &mut Stack, sk: SockId, pkt: &Packet) {
     let payload = pkt.payload_len() as u64;
     let host = w.socks[sk as usize].host;
     if payload == 0 {
@@ -277,7 +277,7 @@ pub fn tcp_rcv_established(w: &mut World, sk: SockId, pkt: &Packet) {
 
 /// `tcp_event_data_recv`: schedule an ACK, measure the peer's MSS, adapt `ato` to the
 /// inter-arrival time, grant quick ACKs on the first data and after idle, grow the window.
-fn tcp_event_data_recv(w: &mut World, sk: SockId, pkt: &Packet, truesize: u64) {
+fn tcp_event_data_recv(w: &mut Stack, sk: SockId, pkt: &Packet, truesize: u64) {
     let now_j = w.jiffies();
     let ato_min = tcp_ato_min(w.hz);
     let rto_j = w.socks[sk as usize].rto_ns * w.hz / 1_000_000_000;
@@ -355,7 +355,7 @@ pub fn tcp_incr_quickack(tp: &mut TcpSock, max_quickacks: u8) {
 }
 
 /// `tcp_enter_quickack_mode`: quick ACKs, leave pingpong, deflate `ato`.
-pub fn tcp_enter_quickack_mode(w: &mut World, sk: SockId, max_quickacks: u8) {
+pub fn tcp_enter_quickack_mode(w: &mut Stack, sk: SockId, max_quickacks: u8) {
     let ato_min = tcp_ato_min(w.hz);
     let tp = &mut w.socks[sk as usize];
     tcp_incr_quickack(tp, max_quickacks);
@@ -370,7 +370,7 @@ pub fn tcp_in_quickack_mode(tp: &TcpSock) -> bool {
 
 /// `__tcp_ack_snd_check`: ACK now if more than one full frame is unacknowledged (and the
 /// window would not shrink), in quick-ACK mode, or on `ICSK_ACK_NOW`; otherwise delay.
-fn __tcp_ack_snd_check(w: &mut World, sk: SockId) {
+fn __tcp_ack_snd_check(w: &mut Stack, sk: SockId) {
     let tp = &w.socks[sk as usize];
     let two_frames = tp.rcv_nxt - tp.rcv_wup > tp.icsk_ack.rcv_mss as u64
         && __tcp_select_window(tp) as u64 >= tp.rcv_wnd;
@@ -409,7 +409,7 @@ fn tcp_grow_window(tp: &mut TcpSock, len: u64, truesize: u64) {
 ///
 /// Simplified: the receiver's RTT estimate (`rcv_rtt_est`, from timestamps) is its `srtt`
 /// from the handshake; visible effect: none on a fixed-delay link.
-pub fn tcp_rcv_space_adjust(w: &mut World, sk: SockId) {
+pub fn tcp_rcv_space_adjust(w: &mut Stack, sk: SockId) {
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
     let rtt_ns = tp.srtt() * 1000;
@@ -450,7 +450,7 @@ pub fn tcp_rcv_space_adjust(w: &mut World, sk: SockId) {
 // ---------------------------------------------------------------------------------------------
 
 /// `tcp_ack`: process the acknowledgement and window of a segment.
-fn tcp_ack(w: &mut World, sk: SockId, pkt: &Packet, with_data: bool) {
+fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     let now = w.now_ns;
     let hz = w.hz;
     let tp = &mut w.socks[sk as usize];
@@ -601,14 +601,14 @@ fn tcp_ack(w: &mut World, sk: SockId, pkt: &Packet, with_data: bool) {
 
 /// `tcp_data_snd_check`: after an ACK, send what may now be sent, then see whether a writer
 /// can be woken.
-pub fn tcp_data_snd_check(w: &mut World, sk: SockId) {
+pub fn tcp_data_snd_check(w: &mut Stack, sk: SockId) {
     tcp_push_pending_frames(w, sk);
     tcp_check_space(w, sk);
 }
 
 /// `tcp_check_space`: if a writer waits (`SOCK_NOSPACE`) — and, before 5.x, skbs were freed
 /// (`SOCK_QUEUE_SHRUNK`) — expand the send buffer if allowed and run `sk_write_space`.
-pub fn tcp_check_space(w: &mut World, sk: SockId) {
+pub fn tcp_check_space(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
     if !tp.profile.kernel.at_least(5, 0) {
         if !tp.queue_shrunk {
@@ -622,7 +622,7 @@ pub fn tcp_check_space(w: &mut World, sk: SockId) {
 }
 
 /// `tcp_new_space`.
-fn tcp_new_space(w: &mut World, sk: SockId) {
+fn tcp_new_space(w: &mut Stack, sk: SockId) {
     let host = w.socks[sk as usize].host;
     let mem_pages = w.tcp_mem_pages(host);
     let tp = &mut w.socks[sk as usize];
@@ -741,7 +741,7 @@ mod tests {
     const MSS: u32 = 1448;
 
     /// A data packet from socket 0 to socket 1 carrying `[seq, seq + len)`.
-    fn data(w: &World, len: u32, segs: u32, flags: u8) -> Packet {
+    fn data(w: &Stack, len: u32, segs: u32, flags: u8) -> Packet {
         let tp = &w.socks[0];
         let hdr = ETH_HLEN + IPV4_HLEN + tp.tcp_header_len;
         Packet {
@@ -769,7 +769,7 @@ mod tests {
         }
     }
 
-    fn acks_sent(w: &World) -> u64 {
+    fn acks_sent(w: &Stack) -> u64 {
         w.hosts[1].mib.get(Mib::TcpOutSegs)
     }
 

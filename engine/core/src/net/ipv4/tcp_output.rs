@@ -3,11 +3,11 @@
 //! Follows Linux 6.18, with the version switches of [`Profile`] for 3.13 .. 4.4 (each named at
 //! the line it changes). Every function keeps the kernel's name and decision order.
 
-use crate::net::core::skbuff::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN};
+use crate::include::linux::skbuff::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN};
+use crate::include::uapi::linux::snmp::Mib;
 use crate::net::core::sock::*;
-use crate::net::ipv4::proc::Mib;
+use crate::net::host::{Event, Stack};
 use crate::scenario::profile::{PingpongRule, Profile, TsoSizing, TsqRule};
-use crate::sim::world::{Event, World};
 use crate::trace::{AckReason, Ev, Gate};
 
 impl Profile {
@@ -232,7 +232,7 @@ pub fn tcp_tso_segs(tp: &TcpSock, mss_now: u32) -> u32 {
 /// when the last send is more than a jiffy old or the oldest unacked packet is younger than
 /// srtt/2 (50c8339e9299); 4.20+ the same in ns with EDT (`tcp_wstamp_ns`, 1 ms).
 fn tcp_tso_should_defer(
-    w: &mut World,
+    w: &mut Stack,
     sk: SockId,
     skb_idx: usize,
     is_cwnd_limited: &mut bool,
@@ -371,7 +371,7 @@ fn tcp_small_queue_check(tp: &mut TcpSock, skb_truesize: u64, factor: u32) -> Op
 ///   none.
 /// - internal pacing (`tcp_pacing_check`) only for sockets whose pacing status is `Needed`
 ///   (SO_MAX_PACING_RATE without fq on 4.13+).
-pub fn tcp_write_xmit(w: &mut World, sk: SockId, mss_now: u32, nonagle: u8, push_one: u8) -> bool {
+pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push_one: u8) -> bool {
     let mut sent_pkts = 0u32;
     let mut is_cwnd_limited = false;
     let max_segs = tcp_tso_segs(&w.socks[sk as usize], mss_now);
@@ -491,7 +491,7 @@ pub fn tcp_write_xmit(w: &mut World, sk: SockId, mss_now: u32, nonagle: u8, push
 
 /// Trace why `tcp_write_xmit` stopped at the head of the write queue (`a`, `b`: the numbers
 /// the test compared, see [`Ev::describe`]).
-fn xmit_hold(w: &mut World, sk: SockId, gate: Gate, a: u64, b: u64) {
+fn xmit_hold(w: &mut Stack, sk: SockId, gate: Gate, a: u64, b: u64) {
     let tp = &w.socks[sk as usize];
     let Some(skb) = tp.write_queue.front() else {
         return;
@@ -519,7 +519,7 @@ fn nagle_gate(nonagle: u8) -> Gate {
 /// `tso_fragment`: split write-queue skb `idx` after `len` bytes; the rest becomes a new skb
 /// right behind it, with a fresh head (charged to `sk_wmem_queued`) and the payload's
 /// truesize moved over (`buff->truesize += nlen; skb->truesize -= nlen`).
-fn tso_fragment(w: &mut World, sk: SockId, idx: usize, len: u32, mss_now: u32) {
+fn tso_fragment(w: &mut Stack, sk: SockId, idx: usize, len: u32, mss_now: u32) {
     let id = w.next_skb_id();
     let host = w.socks[sk as usize].host;
     let tp = &mut w.socks[sk as usize];
@@ -571,7 +571,7 @@ fn tso_fragment(w: &mut World, sk: SockId, idx: usize, len: u32, mss_now: u32) {
 
 /// `__tcp_transmit_skb` for the head of the write queue: clone it, build the header, charge
 /// the clone's truesize to `sk_wmem_alloc`, count TcpOutSegs and hand it to IP.
-fn tcp_transmit_skb(w: &mut World, sk: SockId, _mss_now: u32) {
+fn tcp_transmit_skb(w: &mut Stack, sk: SockId, _mss_now: u32) {
     let pkt_id = w.next_pkt_id();
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
@@ -661,7 +661,7 @@ fn tcp_transmit_skb(w: &mut World, sk: SockId, _mss_now: u32) {
 
 /// `tcp_event_new_data_sent`: the head skb moves to the retransmit queue; `snd_nxt`
 /// advances; the RTO is armed if nothing was in flight. Returns `(end_seq, len, pcount)`.
-fn tcp_event_new_data_sent(w: &mut World, sk: SockId) -> (u64, u32, u32) {
+fn tcp_event_new_data_sent(w: &mut Stack, sk: SockId) -> (u64, u32, u32) {
     let host = w.socks[sk as usize].host;
     let tp = &mut w.socks[sk as usize];
     let skb = tp.write_queue.pop_front().unwrap();
@@ -686,14 +686,14 @@ fn tcp_event_new_data_sent(w: &mut World, sk: SockId) -> (u64, u32, u32) {
 
 /// `__tcp_push_pending_frames`: run `tcp_write_xmit`; arm PROBE0 if data is stuck with
 /// nothing in flight.
-pub fn __tcp_push_pending_frames(w: &mut World, sk: SockId, cur_mss: u32, nonagle: u8) {
+pub fn __tcp_push_pending_frames(w: &mut Stack, sk: SockId, cur_mss: u32, nonagle: u8) {
     if tcp_write_xmit(w, sk, cur_mss, nonagle, 0) {
         crate::net::ipv4::tcp_timer::tcp_check_probe_timer(w, sk);
     }
 }
 
 /// `tcp_push_pending_frames`: push with the socket's own Nagle setting.
-pub fn tcp_push_pending_frames(w: &mut World, sk: SockId) {
+pub fn tcp_push_pending_frames(w: &mut Stack, sk: SockId) {
     let tp = &w.socks[sk as usize];
     if tp.write_queue.is_empty() {
         return;
@@ -703,7 +703,7 @@ pub fn tcp_push_pending_frames(w: &mut World, sk: SockId) {
 }
 
 /// `tcp_push_one`: send the one full skb sendmsg just filled.
-pub fn tcp_push_one(w: &mut World, sk: SockId, mss_now: u32) {
+pub fn tcp_push_one(w: &mut Stack, sk: SockId, mss_now: u32) {
     tcp_write_xmit(w, sk, mss_now, TCP_NAGLE_PUSH, 1);
 }
 
@@ -714,7 +714,7 @@ pub fn tcp_push_one(w: &mut World, sk: SockId, mss_now: u32) {
 /// `tcp_wfree`: the destructor of a data clone, run at TX completion (or at `skb_orphan` on
 /// loopback). Releases its truesize from `sk_wmem_alloc`; if the socket was throttled (TSQ or
 /// autocork), queue it for the TSQ handler.
-pub fn tcp_wfree(w: &mut World, pkt: Packet) {
+pub fn tcp_wfree(w: &mut Stack, pkt: Packet) {
     let sk = pkt.sk;
     let tp = &mut w.socks[sk as usize];
     tp.sk_wmem_alloc -= pkt.truesize as u64;
@@ -737,7 +737,7 @@ pub fn tcp_wfree(w: &mut World, pkt: Packet) {
 }
 
 /// `tcp_tsq_handler` → `tcp_tsq_write`: resume transmission after a TX completion.
-pub fn tcp_tsq_handler(w: &mut World, sk: SockId) {
+pub fn tcp_tsq_handler(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
     tp.tsq_flags &= !TSQ_QUEUED;
     if tp.state != TcpState::Established {
@@ -755,7 +755,7 @@ pub fn tcp_tsq_handler(w: &mut World, sk: SockId) {
 // ---------------------------------------------------------------------------------------------
 
 /// `tcp_send_ack` / `__tcp_send_ack`: a pure ACK (truesize 2, `__sock_wfree` destructor).
-pub fn tcp_send_ack(w: &mut World, sk: SockId, reason: AckReason) {
+pub fn tcp_send_ack(w: &mut Stack, sk: SockId, reason: AckReason) {
     let pkt_id = w.next_pkt_id();
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
@@ -831,7 +831,7 @@ pub fn control_packet(
 /// `tcp_event_ack_sent`: an ACK (pure or piggybacked) left: the delayed ACK is done, and
 /// quick-ACK credits are consumed (`tcp_dec_quickack_mode`): per data packet sent before 6.6,
 /// per ACK actually scheduled from 6.6 (059217c18be6).
-fn tcp_event_ack_sent(w: &mut World, sk: SockId, pkts: u32) {
+fn tcp_event_ack_sent(w: &mut Stack, sk: SockId, pkts: u32) {
     let ato_min = tcp_ato_min(w.hz);
     let tp = &mut w.socks[sk as usize];
     let icsk = &mut tp.icsk_ack;
@@ -863,7 +863,7 @@ pub fn tcp_ato_min(hz: u64) -> u64 {
 /// `tcp_event_data_sent`: restart cwnd after idle (`tcp_slow_start_after_idle`), note the send
 /// time; a reply within `ato` of the last receive makes the connection interactive
 /// (pingpong), which delays our ACKs.
-fn tcp_event_data_sent(w: &mut World, sk: SockId) {
+fn tcp_event_data_sent(w: &mut Stack, sk: SockId) {
     let now_j = w.jiffies();
     let hz = w.hz;
     let tp = &mut w.socks[sk as usize];
@@ -923,7 +923,7 @@ pub fn in_pingpong_mode(tp: &TcpSock) -> bool {
 /// `tcp_send_delayed_ack`: arm the delayed-ACK timer for `ato`, bounded by 500 ms
 /// (200 ms in pingpong mode or after a PSH) and by the RTT; if a timer is already pending and
 /// about to fire, ACK now instead.
-pub fn tcp_send_delayed_ack(w: &mut World, sk: SockId) {
+pub fn tcp_send_delayed_ack(w: &mut Stack, sk: SockId) {
     let hz = w.hz;
     let now_j = w.jiffies();
     let tp = &mut w.socks[sk as usize];
@@ -1034,7 +1034,7 @@ pub fn __tcp_select_window(tp: &TcpSock) -> u32 {
 
 /// `tcp_write_wakeup` (from `tcp_send_probe0`): send up to one MSS of the head skb inside the
 /// window, ignoring Nagle and cork. Returns the bytes sent.
-pub fn tcp_write_wakeup(w: &mut World, sk: SockId) -> u64 {
+pub fn tcp_write_wakeup(w: &mut Stack, sk: SockId) -> u64 {
     let tp = &mut w.socks[sk as usize];
     let Some(head) = tp.write_queue.front() else {
         return 0;
@@ -1284,10 +1284,11 @@ mod tests {
         queue_skb(&mut w, 0, 20 * MSS);
         mark_sent(&mut w, 0, 9_950_000, false); // 20 segments out 50 µs ago
         queue_skb(&mut w, 0, 10 * MSS);
+        let now = w.now_ns;
         let tp = &mut w.socks[0];
         tp.snd_cwnd = 22;
         tp.srtt_us = 100 << 3; // srtt 100 µs: the ACK is due in 50 µs
-        tp.tcp_wstamp_ns = w.now_ns;
+        tp.tcp_wstamp_ns = now;
         tp.snd_wnd = 1 << 20;
         tp.write_queue[0].pcount = 0;
         tcp_init_tso_segs(&mut w.socks[0].write_queue[0], MSS);
@@ -1302,9 +1303,10 @@ mod tests {
         let mut w = established("6.18", "");
         w.now_ns = 10_000_000;
         queue_skb(&mut w, 0, 20 * MSS);
+        let now = w.now_ns;
         let tp = &mut w.socks[0];
         tp.snd_cwnd = 40;
-        tp.tcp_wstamp_ns = w.now_ns;
+        tp.tcp_wstamp_ns = now;
         tp.snd_wnd = 1 << 20;
         tcp_init_tso_segs(&mut w.socks[0].write_queue[0], MSS);
         let mut limited = false;
@@ -1318,10 +1320,11 @@ mod tests {
         queue_skb(&mut w, 0, 20 * MSS);
         mark_sent(&mut w, 0, 9_950_000, false);
         queue_skb(&mut w, 0, 10 * MSS);
+        let now = w.now_ns;
         let tp = &mut w.socks[0];
         tp.snd_cwnd = 22;
         tp.srtt_us = 100 << 3;
-        tp.tcp_wstamp_ns = w.now_ns - 1_000_001;
+        tp.tcp_wstamp_ns = now - 1_000_001;
         tp.snd_wnd = 1 << 20;
         tcp_init_tso_segs(&mut w.socks[0].write_queue[0], MSS);
         let mut limited = false;

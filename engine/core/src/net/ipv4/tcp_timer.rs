@@ -10,17 +10,17 @@
 //!   only happen when a qdisc overflows, which the run reports; visible effect: recovery after
 //!   a drop is slower than Linux's.
 
-use crate::net::core::skbuff::SockId;
+use crate::include::linux::skbuff::SockId;
+use crate::include::uapi::linux::snmp::Mib;
 use crate::net::core::sock::*;
-use crate::net::ipv4::proc::Mib;
+use crate::net::host::{Event, Stack};
 use crate::net::ipv4::tcp_output::{
     tcp_current_mss, tcp_send_ack, tcp_write_wakeup, tcp_write_xmit,
 };
-use crate::sim::world::{Event, World};
 use crate::trace::{AckReason, Ev};
 
 /// `inet_csk_reset_xmit_timer(ICSK_TIME_RETRANS, rto)` via `tcp_rearm_rto`.
-pub fn tcp_rearm_rto(w: &mut World, sk: SockId) {
+pub fn tcp_rearm_rto(w: &mut Stack, sk: SockId) {
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
     if tp.packets_out == 0 {
@@ -36,7 +36,7 @@ pub fn tcp_rearm_rto(w: &mut World, sk: SockId) {
 }
 
 /// Set the retransmit-family timer's expiry; queue an event only if none is queued earlier.
-fn arm_write_timer(w: &mut World, sk: SockId, t: u64) {
+fn arm_write_timer(w: &mut Stack, sk: SockId, t: u64) {
     let tp = &mut w.socks[sk as usize];
     tp.icsk_timeout_ns = t;
     if tp.write_timer_queued_ns.is_none_or(|q| t < q) {
@@ -46,7 +46,7 @@ fn arm_write_timer(w: &mut World, sk: SockId, t: u64) {
 }
 
 /// `inet_csk_clear_xmit_timer(ICSK_TIME_RETRANS)`.
-pub fn tcp_clear_xmit_timer_rto(w: &mut World, sk: SockId) {
+pub fn tcp_clear_xmit_timer_rto(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
     if tp.icsk_pending == IcskPending::Retrans {
         tp.icsk_pending = IcskPending::None;
@@ -56,7 +56,7 @@ pub fn tcp_clear_xmit_timer_rto(w: &mut World, sk: SockId) {
 
 /// `tcp_check_probe_timer`: data is held with nothing in flight: arm PROBE0 for one RTO
 /// (`tcp_probe0_base`: at least `TCP_RTO_MIN`), unless a timer is pending.
-pub fn tcp_check_probe_timer(w: &mut World, sk: SockId) {
+pub fn tcp_check_probe_timer(w: &mut Stack, sk: SockId) {
     let tp = &w.socks[sk as usize];
     if tp.packets_out != 0 || tp.icsk_pending != IcskPending::None {
         return;
@@ -72,7 +72,7 @@ pub fn tcp_check_probe_timer(w: &mut World, sk: SockId) {
 }
 
 /// `tcp_write_timer` → `tcp_write_timer_handler`: RTO or PROBE0.
-pub fn tcp_write_timer(w: &mut World, sk: SockId) {
+pub fn tcp_write_timer(w: &mut Stack, sk: SockId) {
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
     if tp.write_timer_queued_ns != Some(now) {
@@ -97,7 +97,7 @@ pub fn tcp_write_timer(w: &mut World, sk: SockId) {
 }
 
 /// `tcp_probe_timer` → `tcp_send_probe0`: send the held head ignoring Nagle and cork.
-fn tcp_probe_timer(w: &mut World, sk: SockId) {
+fn tcp_probe_timer(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
     tp.icsk_pending = IcskPending::None;
     tp.icsk_timeout_ns = 0;
@@ -121,7 +121,7 @@ fn tcp_probe_timer(w: &mut World, sk: SockId) {
 
 /// `tcp_retransmit_timer`: the RTO fired. Go back to `snd_una`: everything in flight returns
 /// to the write queue and is resent with cwnd 1.
-fn tcp_retransmit_timer(w: &mut World, sk: SockId) {
+fn tcp_retransmit_timer(w: &mut Stack, sk: SockId) {
     let host = w.socks[sk as usize].host;
     let tp = &mut w.socks[sk as usize];
     tp.icsk_pending = IcskPending::None;
@@ -153,7 +153,7 @@ fn tcp_retransmit_timer(w: &mut World, sk: SockId) {
 
 /// `tcp_delack_timer` → `tcp_delack_timer_handler`: the delayed ACK is due. Inflate `ato` if
 /// the connection is not interactive; leave pingpong mode and deflate it if it is.
-pub fn tcp_delack_timer(w: &mut World, sk: SockId) {
+pub fn tcp_delack_timer(w: &mut Stack, sk: SockId) {
     let now = w.now_ns;
     let hz = w.hz;
     let due = w.jiffy_start_ns(w.socks[sk as usize].icsk_ack.timeout);
@@ -200,7 +200,7 @@ mod tests {
     use super::*;
     use crate::sim::testkit::{established, queue_skb};
 
-    fn fire_delack(w: &mut World, sk: SockId) {
+    fn fire_delack(w: &mut Stack, sk: SockId) {
         let t = w.jiffy_start_ns(w.socks[sk as usize].icsk_ack.timeout);
         w.socks[sk as usize].delack_queued_ns = Some(t);
         w.now_ns = t;

@@ -40,9 +40,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use crate::net::core::skbuff::{Packet, SockId, NO_SOCK};
-use crate::net::sched::sch_api::{Dequeue, DropReason, EnqueueResult, QdiscEvent, QdiscStats};
+use crate::include::linux::skbuff::{Packet, SockId, NO_SOCK};
 use crate::net::sched::sch_generic::{qdisc_bstats_update, GsoSkb, PRIO2BAND, TC_PRIO_MAX};
+use crate::net::sched::sch_generic::{Dequeue, DropReason, EnqueueResult, QdiscEvent, QdiscStats};
 
 const NSEC_PER_SEC: u64 = 1_000_000_000;
 /// `FQ_BANDS` (6.7+).

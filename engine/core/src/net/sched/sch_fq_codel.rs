@@ -23,9 +23,9 @@
 
 use std::collections::VecDeque;
 
-use crate::net::core::skbuff::Packet;
-use crate::net::sched::sch_api::{Dequeue, DropReason, EnqueueResult, QdiscEvent, QdiscStats};
+use crate::include::linux::skbuff::Packet;
 use crate::net::sched::sch_generic::{qdisc_bstats_update, GsoSkb};
+use crate::net::sched::sch_generic::{Dequeue, DropReason, EnqueueResult, QdiscEvent, QdiscStats};
 
 /// `CODEL_SHIFT`: `codel_time_t` counts 1024 ns units.
 pub const CODEL_SHIFT: u32 = 10;

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::net::core::skbuff::{tcp_flags, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
+use crate::include::linux::skbuff::{tcp_flags, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
 use crate::net::sched::sch_api::Qdisc;
 use crate::net::sched::sch_fq::{Fq, FqConfig};
 use crate::net::sched::sch_generic::PfifoFast;

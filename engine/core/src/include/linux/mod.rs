@@ -1,0 +1,3 @@
+//! `include/linux/`.
+
+pub mod skbuff;

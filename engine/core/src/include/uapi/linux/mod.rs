@@ -1,0 +1,3 @@
+//! `include/uapi/linux/`.
+
+pub mod snmp;

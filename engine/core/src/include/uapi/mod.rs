@@ -1,0 +1,3 @@
+//! `include/uapi/`.
+
+pub mod linux;

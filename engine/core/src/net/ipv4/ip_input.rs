@@ -1,0 +1,52 @@
+//! `net/ipv4/ip_input.c` with the receive entry of `net/core/dev.c`: a frame arrives from the
+//! wire or from loopback, `netif_receive_skb` → `ip_rcv` counts the IP MIBs and hands it to
+//! `tcp_v4_rcv`.
+//!
+//! Simplified:
+//! - the receiving socket is the sender's peer (one connection per socket pair), not a lookup;
+//!   visible effect: none.
+
+use crate::include::linux::skbuff::{Packet, NO_SOCK};
+use crate::include::uapi::linux::snmp::Mib;
+use crate::net::host::Stack;
+use crate::net::ipv4::tcp_input;
+use crate::trace::Ev;
+
+impl Stack {
+    /// The oldest frame on link `l` reaches the far end.
+    pub fn link_arrive(&mut self, l: u16) {
+        let (t, pkt) = self.links[l as usize]
+            .in_flight
+            .pop_front()
+            .expect("arrival without packet");
+        debug_assert_eq!(t, self.now_ns);
+        let to = self.links[l as usize].to;
+        self.netif_receive(to, pkt);
+    }
+
+    /// A frame sent on host `h`'s loopback is received (`netif_rx` → NET_RX softirq).
+    pub fn loopback_rx(&mut self, h: u16) {
+        let pkt = self.hosts[h as usize]
+            .lo_rx
+            .pop_front()
+            .expect("loopback event without packet");
+        self.netif_receive(h, pkt);
+    }
+
+    /// `netif_receive_skb` → `ip_rcv` → `tcp_v4_rcv`: the IP MIBs, then TCP.
+    fn netif_receive(&mut self, host: u16, pkt: Packet) {
+        let segs = pkt.gso_segs.max(1) as u64;
+        let id = pkt.id;
+        self.emit(host, NO_SOCK, || Ev::WireRx { pkt: id, segs });
+        let mib = &mut self.hosts[host as usize].mib;
+        mib.inc(Mib::IpInReceives);
+        mib.inc(Mib::IpInDelivers);
+        mib.add(
+            Mib::IpExtInOctets,
+            (pkt.len - crate::include::linux::skbuff::ETH_HLEN) as u64,
+        );
+        // The receiving socket is the sender's peer (one connection per socket pair).
+        let sk = self.socks[pkt.sk as usize].peer;
+        tcp_input::tcp_v4_rcv(self, sk, pkt);
+    }
+}

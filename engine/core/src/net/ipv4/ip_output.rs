@@ -1,0 +1,132 @@
+//! `net/ipv4/ip_output.c` and what the device asks back: `ip_queue_xmit` hands an skb to the
+//! device (`dev_queue_xmit`), and the device's answers (a timer to set, frames for the wire,
+//! skbs dropped or completed) are carried out here; a freed skb runs its destructor
+//! (`tcp_wfree`).
+//!
+//! Simplified:
+//! - no routing, fragmentation or netfilter: one device per host, MTU-sized segments from TCP;
+//!   visible effect: none for the flows modelled.
+
+use crate::include::linux::skbuff::{Packet, SockId, NO_SOCK};
+use crate::include::uapi::linux::snmp::Mib;
+use crate::net::core::dev::{DevOut, DevTimer};
+use crate::net::host::{CpuCharge, Event, Stack};
+use crate::net::ipv4::tcp_output;
+use crate::trace::{DropSite, Ev};
+
+impl Stack {
+    /// `ip_queue_xmit` → `__ip_local_out` → `ip_output` → `ip_finish_output2` →
+    /// `dev_queue_xmit`: count the IP MIBs and hand the packet to the host's device.
+    ///
+    /// IpOutRequests and IpExtOutOctets count once per skb, whatever its segment count: a
+    /// 45-segment TSO skb is one request (net/ipv4/ip_output.c).
+    pub fn ip_queue_xmit(&mut self, host: u16, pkt: Packet) {
+        let len = pkt.len as u64 - crate::include::linux::skbuff::ETH_HLEN as u64;
+        let mib = &mut self.hosts[host as usize].mib;
+        mib.inc(Mib::IpOutRequests);
+        if self.cfg.profile.ip_out_requests_in_local_out {
+            mib.inc(Mib::IpOutTransmits);
+        }
+        mib.add(Mib::IpExtOutOctets, len);
+        let mut out = std::mem::take(&mut self.dev_out.0);
+        out.clear();
+        let now = self.now_ns;
+        let sk = pkt.sk;
+        self.hosts[host as usize]
+            .dev
+            .dev_queue_xmit(pkt, now, &mut out, &mut self.trace);
+        self.handle_dev_out(host, &mut out, Some(sk));
+        self.dev_out.0 = out;
+    }
+
+    /// Carry out what a device asked for.
+    fn handle_dev_out(&mut self, host: u16, out: &mut DevOut, charge_to: Option<SockId>) {
+        // fq saw these sockets: TCP now leaves pacing to the qdisc (SK_PACING_FQ) and stamps
+        // departure times (EDT) for it.
+        for sk in out.sk_pacing_fq.drain(..) {
+            self.socks[sk as usize].sk_pacing_status = crate::net::core::sock::PacingStatus::Fq;
+        }
+        for (t, timer) in out.timers.drain(..) {
+            self.schedule(t.max(self.now_ns), Event::Dev(host, timer));
+        }
+        for (t, pkt) in out.to_wire.drain(..) {
+            match self.hosts[host as usize].link_out {
+                None => {
+                    // loopback_xmit → netif_rx: received by this host in the NET_RX softirq.
+                    self.hosts[host as usize].lo_rx.push_back(pkt);
+                    self.schedule(t, Event::Loopback(host));
+                }
+                Some(l) => {
+                    let arrive = t + self.links[l as usize].delay_ns;
+                    self.links[l as usize].in_flight.push_back((arrive, pkt));
+                    self.schedule(arrive, Event::Arrive(l));
+                }
+            }
+        }
+        for (pkt, why) in out.dropped.drain(..) {
+            self.warn_drop(&pkt, DropSite::Qdisc, &format!("{why:?}"));
+            self.skb_free(pkt);
+        }
+        let charge_to = charge_to.or_else(|| {
+            out.completed
+                .first()
+                .map(|p| p.sk)
+                .filter(|&sk| sk != NO_SOCK)
+        });
+        for pkt in out.completed.drain(..) {
+            self.skb_free(pkt);
+        }
+        if out.cpu_ns > 0 {
+            // The device work runs in the context of the flow it served (transmit path), or of
+            // the interrupt that completed its packets (charged to that flow's core).
+            match charge_to {
+                Some(sk) if sk != NO_SOCK => self.charge(sk, out.cpu_ns),
+                _ => {
+                    self.cpu_charges.push(CpuCharge::Core(host, 0, out.cpu_ns));
+                }
+            }
+        }
+    }
+
+    /// A packet below TCP is freed: run its destructor (`tcp_wfree` for data clones,
+    /// `__sock_wfree` for pure ACKs).
+    fn skb_free(&mut self, pkt: Packet) {
+        if pkt.sk == NO_SOCK {
+            return;
+        }
+        if pkt.pure_ack {
+            let tp = &mut self.socks[pkt.sk as usize];
+            tp.sk_wmem_alloc -= pkt.truesize as u64;
+            return;
+        }
+        tcp_output::tcp_wfree(self, pkt);
+    }
+
+    /// A packet dropped at `site` (`detail`: why): a warning for the run, and a `drop` event.
+    fn warn_drop(&mut self, pkt: &Packet, site: DropSite, detail: &str) {
+        let w = format!(
+            "a packet was dropped in the {} ({detail}) at {} µs: links are lossless in this model, so the flow may stall",
+            site.name(),
+            self.now_ns / 1000
+        );
+        if !self.warnings.contains(&w) && self.warnings.len() < 20 {
+            self.warnings.push(w);
+        }
+        let id = pkt.id;
+        let host = pkt.src_host;
+        self.emit(host, pkt.sk, || Ev::Drop { pkt: id, site });
+    }
+
+    /// A device timer fired (qdisc watchdog, end of a frame on the wire, TX-completion
+    /// interrupt): run it and carry out what the device asks for.
+    pub fn dev_timer(&mut self, h: u16, timer: DevTimer) {
+        let mut out = std::mem::take(&mut self.dev_out.0);
+        out.clear();
+        let now = self.now_ns;
+        self.hosts[h as usize]
+            .dev
+            .on_timer(timer, now, &mut out, &mut self.trace);
+        self.handle_dev_out(h, &mut out, None);
+        self.dev_out.0 = out;
+    }
+}
