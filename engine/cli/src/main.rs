@@ -14,6 +14,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod conform;
+
 use sendpath_core::{run_source, RunOptions, RunResult, VERSION};
 
 const USAGE: &str = "usage:
@@ -21,6 +23,7 @@ const USAGE: &str = "usage:
   sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
   sendpath bench [FILE] [--variant NAME] [--set KEY=VALUE]...
   sendpath compare FILE [--set KEY=VALUE]...   (model vs the source document's numbers)
+  sendpath conform [DIR] [--json] [--only ID]...   (model vs recordings of a real kernel)
   sendpath keys [--markdown]
   sendpath --version";
 
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
         }
+        Some("conform") => return conform_main(std::env::args().skip(2).collect()),
         _ => {}
     }
     let args = match parse_args() {
@@ -310,4 +314,59 @@ fn thread_cpu_s() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let on_cpu_ns: u64 = stat.split_whitespace().next()?.parse().ok()?;
     Some(on_cpu_ns as f64 / 1e9)
+}
+
+/// `sendpath conform [DIR] [--json] [--only ID]...`: exit 0 when every value is in band or
+/// carries a known failure, 1 when not, 2 on bad input.
+fn conform_main(args: Vec<String>) -> ExitCode {
+    let mut dir = None;
+    let mut json = false;
+    let mut only = Vec::new();
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--only" => match it.next() {
+                Some(id) => only.push(id),
+                None => {
+                    eprintln!("sendpath conform: --only needs an experiment ID");
+                    return ExitCode::from(2);
+                }
+            },
+            s if s.starts_with("--") => {
+                eprintln!("sendpath conform: unknown option {s}\n{USAGE}");
+                return ExitCode::from(2);
+            }
+            s if dir.is_none() => dir = Some(std::path::PathBuf::from(s)),
+            s => {
+                eprintln!("sendpath conform: unexpected argument {s}\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let rows = dir
+        .map(Ok)
+        .unwrap_or_else(conform::default_dir)
+        .and_then(|d| conform::rows(&d, &only));
+    let rows = match rows {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("sendpath conform: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let pass = if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).expect("rows serialize")
+        );
+        conform::passes(&rows)
+    } else {
+        conform::print_table(&rows)
+    };
+    if pass {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

@@ -8,6 +8,7 @@
 //! Entry point: [`run_source`] parses a scenario (TOML, see `docs/scenario-format.md`), applies
 //! a variant and `--set` overrides, runs it and returns the [`RunResult`] and the event stream.
 
+pub mod conform;
 pub mod include;
 #[path = "lib/mod.rs"]
 pub mod lib;

@@ -13,7 +13,7 @@
 pub mod cpu_costs;
 pub mod keys;
 pub mod profile;
-mod tomldoc;
+pub(crate) mod tomldoc;
 
 use std::collections::BTreeMap;
 use std::fmt;
