@@ -10,6 +10,7 @@
 
 pub mod conform;
 pub mod include;
+pub mod kernel;
 #[path = "lib/mod.rs"]
 pub mod lib;
 pub mod net;
@@ -140,6 +141,7 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
                 ) as f64
                     / 1e9,
                 voluntary_ctxt_switches: a.voluntary_ctxt_switches,
+                send_calls: a.send_calls,
                 finished_s: a.finished_ns.map(|_| dur as f64 / 1e9),
             }
         })
@@ -192,7 +194,8 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
 
 /// A named number of a run, for comparing with what a source document measured:
 /// `elapsed_s`; `throughput_mbit` (sum over the stream senders); `ctxt_switches` (mean
-/// voluntary context switches of the stream senders); `HOST:tcp_mem_pages` (mean over the run);
+/// voluntary context switches of the stream senders); `send_calls` (mean `send()` calls of the
+/// stream senders); `HOST:tcp_mem_pages` (mean over the run);
 /// `HOST:qdisc_backlog_bytes` (the qdisc's backlog at the end); `HOST:<nstat counter>`.
 pub fn metric(r: &RunResult, name: &str) -> Option<f64> {
     let senders = || r.apps.iter().filter(|a| a.kind == "tcp_stream");
@@ -207,6 +210,10 @@ pub fn metric(r: &RunResult, name: &str) -> Option<f64> {
                     .sum::<f64>()
                     / n as f64
             })
+        }
+        "send_calls" => {
+            let n = senders().count();
+            (n > 0).then(|| senders().map(|a| a.send_calls as f64).sum::<f64>() / n as f64)
         }
         _ => {
             let (host, what) = name.split_once(':')?;
@@ -226,7 +233,7 @@ pub fn metric(r: &RunResult, name: &str) -> Option<f64> {
 /// Whether `name` is a metric [`metric`] knows (counters are checked against the model's).
 pub fn metric_name_is_valid(name: &str) -> bool {
     match name {
-        "elapsed_s" | "throughput_mbit" | "ctxt_switches" => true,
+        "elapsed_s" | "throughput_mbit" | "ctxt_switches" | "send_calls" => true,
         _ => match name.split_once(':') {
             Some((_, "tcp_mem_pages" | "qdisc_backlog_bytes")) => true,
             Some((_, c)) => include::uapi::linux::snmp::Mib::ALL

@@ -282,7 +282,6 @@ pub fn model_value(result: &RunResult, trace: &Trace, name: &str) -> Option<f64>
     match name {
         "cpu_s" => (!senders.is_empty())
             .then(|| senders.iter().map(|a| a.cpu_s).sum::<f64>() / senders.len() as f64),
-        "send_calls" => None,
         _ => {
             if let Some((host, what)) = name.split_once(':') {
                 if what.starts_with("xmit_len_") {

@@ -28,6 +28,7 @@ use std::sync::Arc;
 
 use crate::include::linux::skbuff::{Packet, SockId};
 use crate::include::uapi::linux::snmp::Mibs;
+use crate::kernel::time::timer::bucket_expiry;
 use crate::net::core::dev::{DevConfig, DevOut, DevParams, DevTimer, NetDevice};
 use crate::net::core::sock::TcpSock;
 use crate::net::sched::sch_api::Qdisc;
@@ -244,6 +245,18 @@ impl Stack {
     pub fn jiffy_start_ns(&self, j: u64) -> u64 {
         let t = (j * 1_000_000_000).div_ceil(self.hz);
         t.saturating_sub(self.tick_phase_ns)
+    }
+
+    /// The instant a timer armed now for `expires` (in jiffies) runs: on the tick that
+    /// reaches `expires` before Linux 4.8, and from 4.8 on when its bucket of the timer wheel
+    /// expires, one tick later or more ([`bucket_expiry`]).
+    pub fn timer_expiry_ns(&self, expires: u64) -> u64 {
+        let j = if self.cfg.kernel.version() >= (4, 8) {
+            bucket_expiry(expires, self.jiffies())
+        } else {
+            expires
+        };
+        self.jiffy_start_ns(j)
     }
 
     pub fn ms_to_jiffies(&self, ms: u64) -> u64 {

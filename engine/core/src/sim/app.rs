@@ -53,6 +53,8 @@ pub struct App {
     pub bytes_read: u64,
     pub cpu_ns: u64,
     pub voluntary_ctxt_switches: u64,
+    /// `send()`/`write()` calls made (each `tcp_sendmsg`, a blocked one resumed counts once).
+    pub send_calls: u64,
     pub started_ns: Option<u64>,
     pub finished_ns: Option<u64>,
     /// Bytes still to copy of the current `send()` call (0 = no call in progress).
@@ -79,6 +81,7 @@ impl App {
             bytes_read: 0,
             cpu_ns: 0,
             voluntary_ctxt_switches: 0,
+            send_calls: 0,
             started_ns: None,
             finished_ns: None,
             send_left: 0,
@@ -408,6 +411,9 @@ fn stream_send(w: &mut World, a: u32) {
         app.send_more = false;
     }
     let (size, more) = (app.send_left, app.send_more);
+    if !resumed {
+        w.apps[a as usize].send_calls += 1;
+    }
     let outcome = tcp::tcp_sendmsg_locked(w, sk, size, more, resumed);
     match outcome {
         SendOutcome::Done => {
@@ -473,6 +479,9 @@ fn pingpong(w: &mut World, a: u32) {
         let (size, more) = (app.send_left, app.send_more);
         if idx == 0 && !resumed && app_cfg.cork {
             tcp::tcp_sock_set_cork(w, sk, true);
+        }
+        if !resumed {
+            w.apps[a as usize].send_calls += 1;
         }
         match tcp::tcp_sendmsg_locked(w, sk, size, more, resumed) {
             SendOutcome::Blocked { copied } => {

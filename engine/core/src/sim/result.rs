@@ -72,6 +72,8 @@ pub struct AppResult {
     pub cpu_s: f64,
     /// Sleeps in `sk_stream_wait_memory` / `recv` / `poll`.
     pub voluntary_ctxt_switches: u64,
+    /// `send()`/`write()` calls the application made.
+    pub send_calls: u64,
     /// When the application finished its work, seconds (ping-pong: all rounds done).
     pub finished_s: Option<f64>,
 }

@@ -27,6 +27,10 @@ cpu_s: number,
  */
 voluntary_ctxt_switches: number, 
 /**
+ * `send()`/`write()` calls the application made.
+ */
+send_calls: number, 
+/**
  * When the application finished its work, seconds (ping-pong: all rounds done).
  */
 finished_s: number | null, };

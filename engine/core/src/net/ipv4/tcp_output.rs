@@ -962,7 +962,8 @@ pub fn tcp_send_delayed_ack(w: &mut Stack, sk: SockId) {
         tp.icsk_ack.pingpong as u64,
         tp.host,
     );
-    let t = w.jiffy_start_ns(timeout);
+    // sk_reset_timer(..., timeout): the timer wheel decides when it runs.
+    let t = w.timer_expiry_ns(timeout);
     let ato_us = ato * 1_000_000 / hz;
     w.emit(host, sk, || Ev::DelackSched {
         timeout_ns: t,

@@ -166,8 +166,10 @@ pub fn tcp_delack_timer(w: &mut Stack, sk: SockId) {
         return; // cancelled: an ACK went out meanwhile
     }
     if due > now {
-        tp.delack_queued_ns = Some(due);
-        w.schedule(due, Event::Delack(sk));
+        // time_after(icsk_ack.timeout, jiffies): re-armed for the later expiry.
+        let t = w.timer_expiry_ns(w.socks[sk as usize].icsk_ack.timeout);
+        w.socks[sk as usize].delack_queued_ns = Some(t);
+        w.schedule(t, Event::Delack(sk));
         return;
     }
     let tp = &w.socks[sk as usize];

@@ -1,0 +1,3 @@
+//! `kernel/time/`.
+
+pub mod timer;
