@@ -63,6 +63,13 @@ async function main() {
       hint: 'a Rust test failed (run `cargo test` in engine/)',
     },
     {
+      name: 'sendpath conform (model vs recordings of a real kernel)',
+      cmd: 'cargo',
+      args: ['run', '--quiet', '-p', 'sendpath-cli', '--', 'conform', '../scenarios/conformance'],
+      cwd: ENGINE,
+      hint: 'a value misses the real kernel without a known_failure, or a known_failure is stale: see the MISS and IN BAND rows above and scenarios/conformance/known-failures.toml',
+    },
+    {
       name: 'generated TypeScript types are current',
       cmd: 'cargo',
       args: ['test', '-p', 'sendpath-wasm', '--features', 'ts', '--test', 'typescript_types'],
