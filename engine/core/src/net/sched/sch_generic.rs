@@ -38,7 +38,7 @@ pub enum EnqueueResult {
 }
 
 /// Something a qdisc did besides the call's result, drained by the device after each call
-/// ([`Qdisc::drain_events`]).
+/// (`Qdisc::drain_events` in `sch_api.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QdiscEvent {
     /// fq throttled the flow of `sk` (`NO_SOCK` for an orphan flow) until `until_ns`
