@@ -12,6 +12,7 @@
 use wasm_bindgen::prelude::*;
 
 pub mod catalog;
+pub mod conform;
 pub mod session;
 pub mod site;
 
@@ -41,6 +42,8 @@ pub fn export_typescript_types(cfg: &ts_rs::Config) -> Result<(), ts_rs::ExportE
     session::SessionSummary::export_all(cfg)?;
     session::Described::export_all(cfg)?;
     catalog::ScenarioInfo::export_all(cfg)?;
+    conform::ConformExperiment::export_all(cfg)?;
+    sendpath_core::conform::Row::export_all(cfg)?;
     Ok(())
 }
 

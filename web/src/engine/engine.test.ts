@@ -84,6 +84,45 @@ describe('the engine behind the bridge', () => {
     );
   });
 
+  test('reads a conformance experiment and runs it beside its recording', async () => {
+    const { bridge } = connect(loadWasm);
+    const file = {
+      id: 'x',
+      file: 'scenarios/conformance/x.toml',
+      source: [
+        '# The default scenario runs.',
+        '[experiment]',
+        'title = "X"',
+        'mechanism = "autocorking"',
+        `scenario = "${scenario.name}"`,
+        '[values]',
+        'elapsed_s = { median = 1, min = 1, max = 1 }',
+        'no_such_value = { median = 5, min = 5, max = 5 }',
+      ].join('\n'),
+    };
+    const exp = await bridge.call('conformExperiment', file);
+    expect(exp.claim).toBe('The default scenario runs.');
+    expect(exp.values.map((v) => v.name)).toEqual(['elapsed_s', 'no_such_value']);
+    const rows = await bridge.call('conformRows', {
+      ...file,
+      scenarioSource: scenario.source,
+      scenarioFile: scenario.path,
+      knownFailures: '[x]\nno_such_value = "the model has no such value"\n',
+    });
+    expect(rows.map((r) => [r.value, r.real])).toEqual([
+      ['elapsed_s', 1],
+      ['no_such_value', 5],
+    ]);
+    expect(rows[0]!.model).toBeGreaterThan(0);
+    expect(rows[1]).toMatchObject({
+      model: null,
+      known_failure: 'the model has no such value',
+    });
+    await expect(
+      bridge.call('conformExperiment', { ...file, source: '[experiment]\n' }),
+    ).rejects.toThrow('scenarios/conformance/x.toml');
+  });
+
   test('answers calls made before the engine finished loading, in order', async () => {
     let finishLoading!: () => void;
     const gate = new Promise<void>((resolve) => (finishLoading = resolve));

@@ -2,8 +2,11 @@
 // Types only: both sides import it, neither imports the other. See bridge.ts for the call chain.
 
 import type { Catalog } from '../model/catalog';
+import type { ConformFile } from '../model/conformFiles';
 import type { RunModel } from '../model/derive';
+import type { ConformExperiment } from './generated/ConformExperiment';
 import type { Described } from './generated/Described';
+import type { Row } from './generated/Row';
 import type { ScenarioInfo } from './generated/ScenarioInfo';
 import type { SessionSummary } from './generated/SessionSummary';
 
@@ -38,6 +41,16 @@ export interface ExperimentResult {
   metrics: Record<string, number | null>;
 }
 
+/** An experiment to run beside its recording: the file, its scenario and the known failures. */
+export interface ConformRequest extends ConformFile {
+  /** The text of the engine scenario the experiment names. */
+  scenarioSource: string;
+  /** Its path (`scenarios/nagle-delayed-ack.toml`). */
+  scenarioFile: string;
+  /** The text of scenarios/conformance/known-failures.toml; '' when there is none. */
+  knownFailures: string;
+}
+
 /**
  * Every verb the engine answers: its arguments and its result. Results are plain data
  * (structured-clone safe); types of engine values come from Rust (./generated/).
@@ -64,6 +77,13 @@ export interface Verbs {
    * values to read at the end (`sendpath compare`'s metrics: `elapsed_s`, `HOST:<counter>`…).
    */
   experiment: { args: [request: SideRequest, metrics?: string[]]; result: ExperimentResult };
+  /** A conformance experiment file as the "Model vs Linux" view shows it; rejects a bad file. */
+  conformExperiment: { args: [file: ConformFile]; result: ConformExperiment };
+  /**
+   * Runs a conformance experiment's scenario (its variant and overrides) and puts each recorded
+   * value beside the model's: the rows of `sendpath conform --json`.
+   */
+  conformRows: { args: [request: ConformRequest]; result: Row[] };
 }
 
 export type Verb = keyof Verbs;

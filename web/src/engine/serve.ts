@@ -5,7 +5,9 @@
 import type { Catalog } from '../model/catalog';
 import { deriveRun } from '../model/derive';
 import { transferables, type TraceColumns } from '../model/trace';
+import type { ConformExperiment } from './generated/ConformExperiment';
 import type { Described } from './generated/Described';
+import type { Row } from './generated/Row';
 import type { ScenarioInfo } from './generated/ScenarioInfo';
 import type { SessionRequest } from './generated/SessionRequest';
 import type { SessionSummary } from './generated/SessionSummary';
@@ -15,7 +17,12 @@ import type { Request, Side, Verb, Verbs, WorkerMessage } from './protocol';
 /** The wasm exports the protocol uses (the functions of engine/wasm/src/lib.rs). */
 export type EngineModule = Pick<
   typeof Wasm,
-  'version' | 'engine_catalog' | 'scenario_info' | 'WasmSession'
+  | 'version'
+  | 'engine_catalog'
+  | 'scenario_info'
+  | 'WasmSession'
+  | 'conform_experiment'
+  | 'conform_rows'
 >;
 
 /** Where requests arrive and answers go: the worker's global scope, or a MessagePort. */
@@ -125,6 +132,20 @@ const handlers: Handlers = {
     if (!session) throw new Error(`no run of side ${side} to describe`);
     return JSON.parse(session.describe(Uint32Array.from(rows))) as Described;
   },
+  conformExperiment: (engine, _ctx, f) =>
+    JSON.parse(engine.conform_experiment(f.source, f.file, f.id)) as ConformExperiment,
+  conformRows: (engine, _ctx, r) =>
+    JSON.parse(
+      engine.conform_rows(
+        r.source,
+        r.file,
+        r.id,
+        r.scenarioSource,
+        r.scenarioFile,
+        r.knownFailures,
+        'scenarios/conformance/known-failures.toml',
+      ),
+    ) as Row[],
   experiment: async (engine, ctx, r, names = []) => {
     const request: SessionRequest = {
       source: r.source,
