@@ -1,6 +1,6 @@
 /// <reference types="vitest/config" />
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -29,6 +29,30 @@ function buildVersion(): string {
     // Not a git checkout (a source tarball): the version alone.
   }
   return `${pkg.version} (${commit})`;
+}
+
+/**
+ * How many conformance experiments (scenarios/conformance/*.toml, issue 14) mirror each scenario,
+ * by the scenario's path relative to scenarios/ without `.toml` (`nagle-delayed-ack`): the simulator links a scenario that has some to
+ * the "Model vs Linux" view without loading the files on the first load. Only each file's
+ * `scenario = "..."` line is read here; the engine parses the files in the view, and
+ * model/conform.test.ts checks that both agree.
+ */
+function conformScenarios(): Record<string, number> {
+  const dir = new URL('./scenarios/conformance/', import.meta.url);
+  const out: Record<string, number> = {};
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.toml') && n !== 'known-failures.toml');
+  } catch {
+    return out; // No recordings in this checkout.
+  }
+  for (const n of names.sort()) {
+    const m = /^scenario\s*=\s*"([^"]+)"/m.exec(readFileSync(new URL(n, dir), 'utf8'));
+    const name = m?.[1]?.replace(/\.toml$/, '');
+    if (name) out[name] = (out[name] ?? 0) + 1;
+  }
+  return out;
 }
 
 export default defineConfig({
@@ -62,7 +86,10 @@ export default defineConfig({
     format: 'es',
     rolldownOptions: { output: { entryFileNames: 'assets/[name]-[hash].js' } },
   },
-  define: { __SENDPATH_VERSION__: JSON.stringify(buildVersion()) },
+  define: {
+    __SENDPATH_VERSION__: JSON.stringify(buildVersion()),
+    __SENDPATH_CONFORM__: JSON.stringify(conformScenarios()),
+  },
   plugins: [react(), engineRebuild(), offline()],
   server: {
     port: 5173,

@@ -1,9 +1,10 @@
 // The page's header: the experiment (every file of scenarios/), its variant, the A/B
-// comparison, the theme, and the engine's status.
+// comparison, the theme, and the engine's status; for a scenario with recordings of the real
+// kernel, the link to them in "Model vs Linux" (classroom/ConformView.tsx).
 
 import { ShareEmbedButton } from './ShareEmbedButton';
 import { scenarioText } from '../i18n/content';
-import { currentLang } from '../i18n/current';
+import { currentLang, withLang } from '../i18n/current';
 import { useState } from 'react';
 
 import { SAMPLES_PATH } from '../capture/samples';
@@ -69,6 +70,18 @@ export function Header() {
             {cap && !sample && <option value={CAPTURE_OPTION}>{msg.native.title(cap.name)}</option>}
           </select>
         </label>
+        {!cap && (__SENDPATH_CONFORM__[state.a.scenario] ?? 0) > 0 && (
+          <a
+            className="conform-link"
+            href={withLang({
+              view: 'conform',
+              scenario: state.a.scenario,
+              ...(state.theme === 'auto' ? {} : { theme: state.theme }),
+            })}
+          >
+            {h.conform(__SENDPATH_CONFORM__[state.a.scenario] ?? 0)}
+          </a>
+        )}
         <OpenRecording />
         {!cap && (
           <label className="inline">

@@ -1,5 +1,5 @@
 // The footer of every view: the build's version (and whether it works offline), links to the
-// lessons and "About the model", and the language switch.
+// lessons, "About the model" and "Model vs Linux", and the language switch.
 
 import { setLang, withLang } from '../i18n/current';
 import { isLang, LANG_NAMES, LANGS } from '../i18n/lang';
@@ -39,6 +39,8 @@ export function Footer({ offline, language }: { offline: OfflineState; language:
         <a href={withLang({ view: 'lessons' })}>{t.landing.lessons}</a>
         {' · '}
         <a href={withLang({ view: 'about' })}>{t.landing.about}</a>
+        {' · '}
+        <a href={withLang({ view: 'conform' })}>{t.landing.conform}</a>
       </nav>
       <p>
         <span data-testid="build-version">{t.footer.version(BUILD_VERSION)}</span>

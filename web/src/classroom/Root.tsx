@@ -3,6 +3,8 @@
 //   ?lesson=<id>&step=<n>   a lesson, in presenter mode (LessonView)
 //   ?view=about             "About the model" (docs/model-vs-linux.md)
 //   ?view=lessons           the list of lessons
+//   ?view=conform           "Model vs Linux": the recorded experiments beside the model's runs
+//                           (`&scenario=<name>`: only those that mirror one scenario)
 //   (anything else)         the simulator (app/App.tsx), with the landing introduction on top
 //                           when the URL sets nothing
 //
@@ -20,6 +22,7 @@ import { useText } from '../shared/useLang';
 const LessonView = lazy(() => import('./LessonView').then((m) => ({ default: m.LessonView })));
 const LessonsList = lazy(() => import('./LessonsList').then((m) => ({ default: m.LessonsList })));
 const About = lazy(() => import('./About').then((m) => ({ default: m.About })));
+const ConformView = lazy(() => import('./ConformView').then((m) => ({ default: m.ConformView })));
 
 /** Where index.html is: the root of the site, under whatever sub-path it is served. */
 export function siteRoot(): URL {
@@ -41,7 +44,7 @@ export function Root() {
   const [offline, setOffline] = useState<OfflineState>('unsupported');
   // The site is saved for offline use once the page is up (pageSettled), not while its first
   // run competes for the machine.
-  const runs = lesson !== null || (view !== 'about' && view !== 'lessons');
+  const runs = lesson !== null || (view !== 'about' && view !== 'lessons' && view !== 'conform');
   useEffect(() => {
     let live = true;
     void pageSettled(runs).then(() => {
@@ -55,6 +58,7 @@ export function Root() {
   let body;
   if (lesson !== null) body = <LessonView id={lesson} askedStep={params.get('step')} />;
   else if (view === 'about') body = <About />;
+  else if (view === 'conform') body = <ConformView />;
   else if (view === 'lessons')
     body = (
       <main className="page-narrow">

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { en as simulatorEn } from './messages.en';
 import { classroomEn } from './classroom.en';
+import { conformEn } from './conform.en';
 import { loadCatalogues, loadedCatalogues } from './catalogues';
 import { LANGS } from './lang';
 
@@ -98,6 +99,15 @@ describe('message catalogues', () => {
   for (const lang of LANGS.filter((l) => l !== 'en'))
     it(`${lang} translates every key of the simulator's catalogue`, () => {
       expect(untranslated(simulatorEn, loadedCatalogues(lang)?.messages)).toEqual({
+        missing: [],
+        same: [],
+        extra: [],
+      });
+    });
+
+  for (const lang of LANGS.filter((l) => l !== 'en'))
+    it(`${lang} translates every key of the "Model vs Linux" catalogue`, () => {
+      expect(untranslated(conformEn, loadedCatalogues(lang)?.conform)).toEqual({
         missing: [],
         same: [],
         extra: [],

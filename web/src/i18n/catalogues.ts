@@ -11,6 +11,7 @@
 import type { RecordedFacts } from '../capture/replay';
 import type { SimRow } from '../model/logRow';
 import type { ClassroomMessages } from './classroom.en';
+import type { ConformMessages } from './conform.en';
 import type { Lang } from './lang';
 import type { Messages } from './messages.en';
 
@@ -30,6 +31,8 @@ export interface Catalogues {
   messages: Messages;
   /** The classroom's, the embed's and the footer's strings (classroom.ts). */
   classroom: ClassroomMessages;
+  /** The "Model vs Linux" view's strings (conform.ts). */
+  conform: ConformMessages;
   /** Scenario file name (without .toml) -> its title and summary (content.ts). */
   scenarios: Record<string, { title: string; summary: string }>;
   /** Key -> its one-line meaning (content.ts). */

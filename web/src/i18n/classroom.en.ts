@@ -17,6 +17,7 @@ const en = {
     explore: 'Explore on your own',
     lessons: 'Lessons',
     about: 'About the model',
+    conform: 'Model vs Linux',
     dismiss: 'Hide this introduction',
   },
   lessons: {

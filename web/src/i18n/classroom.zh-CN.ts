@@ -13,6 +13,7 @@ export const zhCN = {
     explore: '自由探索',
     lessons: '课程',
     about: '关于模型',
+    conform: '模型与真实 Linux 对照',
     dismiss: '隐藏这段介绍',
   },
   lessons: {

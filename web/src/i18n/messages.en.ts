@@ -18,6 +18,9 @@ export const en = {
   },
   header: {
     preset: 'Experiment',
+    // A link beside the scenario menu to the "Model vs Linux" view of its recordings.
+    conform: (n: number) =>
+      n === 1 ? 'Model vs Linux: 1 recording' : `Model vs Linux: ${n} recordings`,
     variant: 'Variant',
     fileAsWritten: '(the file as written)',
     compare: 'Compare A/B',

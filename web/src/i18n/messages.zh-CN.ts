@@ -17,6 +17,7 @@ export const zhCN = {
   },
   header: {
     preset: '实验',
+    conform: (n: number) => `模型与真实 Linux 对照：${n} 项录制`,
     variant: '变体',
     fileAsWritten: '（场景文件原样）',
     compare: 'A/B 对比',
