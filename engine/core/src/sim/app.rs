@@ -189,14 +189,16 @@ fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
     };
     rcv_wnd = rcv_wnd.min(65_535);
     if !profile.kernel.at_least(4, 19) && wmss > (1 << rcv_wscale) {
-        // TCP_DEFAULT_INIT_RCVWND: room for an initial window of 10 segments (fewer for jumbo
-        // MSS: max(1460 * 10 / mss, 2)).
-        let init_cwnd = if wmss > 1460 {
-            (1460 * 10 / wmss).max(2)
+        // tcp_default_init_rwnd (3.12, 85f16525a2eb, until a337531b942b in 4.19): "Initial
+        // receive window should be twice of TCP_INIT_CWND to enable proper sending of new
+        // unsent data during fast recovery"; fewer segments for an MSS above 1460.
+        let init_rwnd = TCP_INIT_CWND as u64 * 2;
+        let init_rwnd = if wmss > 1460 {
+            (1460 * init_rwnd / wmss).max(2)
         } else {
-            10
+            init_rwnd
         };
-        rcv_wnd = rcv_wnd.min(init_cwnd * wmss);
+        rcv_wnd = rcv_wnd.min(init_rwnd * wmss);
     }
     let unlimited = profile.pacing_unlimited();
     let cc = so.tcp_congestion.unwrap_or(sys.tcp_congestion_control);
@@ -286,6 +288,15 @@ fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         data_segs_out: 0,
         segs_out: 0,
         bytes_acked: 0,
+        delivered: 0,
+        delivered_mstamp: 0,
+        first_tx_mstamp: 0,
+        // tcp_init_sock: "tp->app_limited = ~0U;" (no rate sample is trusted before the first
+        // ACK clears it) and "tp->rate_app_limited = 1;".
+        app_limited: u32::MAX,
+        rate_delivered: 0,
+        rate_interval_us: 0,
+        rate_app_limited: true,
         high_seq: 0,
         ca_state_loss: false,
         rcv_nxt: 0,
