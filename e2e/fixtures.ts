@@ -1,12 +1,13 @@
 // Page objects for the end-to-end suite, given to tests as fixtures, and the native engine's
 // answers to compare the page against.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
+import type { Row } from '../web/src/engine/generated/Row';
 import type { RunResult } from '../web/src/engine/generated/RunResult';
 
 /** The engine's version as engine/Cargo.toml states it (what the page must show). */
@@ -33,6 +34,22 @@ export function nativeRun(scenarioPath: string, args: string[] = []): RunResult 
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return JSON.parse(json) as RunResult;
+}
+
+/**
+ * The rows of conformance experiment `id` (scenarios/conformance/ID.toml) as the native engine
+ * computes them: `sendpath conform --json --only ID`, whose exit status says only whether every
+ * value is in band or explained.
+ */
+export function nativeConform(id: string): Row[] {
+  const r = spawnSync(`${ENGINE_DIR}target/e2e/sendpath`, ['conform', '--json', '--only', id], {
+    cwd: fileURLToPath(new URL('../', import.meta.url)),
+    encoding: 'utf8',
+    timeout: 120_000,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (r.status !== 0 && r.status !== 1) throw new Error(`sendpath conform: status ${r.status}`);
+  return JSON.parse(r.stdout) as Row[];
 }
 
 /** The uncaught exceptions and console errors `page` has from now on (the array fills up). */

@@ -68,7 +68,8 @@ const en = {
   },
   ratioLabel: (ratio: string) => `model ÷ Linux = ${ratio}`,
   open: 'Open in the simulator',
-  openLabel: (title: string) => `Open “${title}” in the simulator`,
+  // The link's accessible name: its visible text first (WCAG 2.5.3), then which experiment.
+  openLabel: (title: string) => `Open in the simulator: ${title}`,
   notInSimulator: (file: string) =>
     `Its engine setup (${file}) lives beside the recordings, not among the simulator’s scenarios: the engine does not yet model what it shows well enough to teach with it.`,
   details: 'The real setup and the recording',

@@ -62,7 +62,7 @@ export const conformZh = {
   },
   ratioLabel: (ratio: string) => `模型 ÷ Linux = ${ratio}`,
   open: '在模拟器中打开',
-  openLabel: (title: string) => `在模拟器中打开“${title}”`,
+  openLabel: (title: string) => `在模拟器中打开：${title}`,
   notInSimulator: (file: string) =>
     `它的引擎配置（${file}）与录制数据放在一起，不在模拟器的场景列表中：引擎对其所示机制的建模尚不足以用于教学。`,
   details: '真实配置与录制信息',
