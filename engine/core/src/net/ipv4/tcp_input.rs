@@ -30,13 +30,11 @@ use crate::trace::{AckReason, Ev};
 pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
     let tp = &w.socks[sk as usize];
     let host = tp.host;
-    // TCP_MIB_INSEGS: one per skb before GRO-aware accounting; gso_segs in 6.x.
-    let segs = if tp.profile.kernel.at_least(6, 0) {
-        pkt.gso_segs.max(1) as u64
-    } else {
-        1
-    };
-    w.mib(host).add(Mib::TcpInSegs, segs);
+    // "Count it even if it's bad": __TCP_INC_STATS(net, TCP_MIB_INSEGS), once per skb, so a
+    // GRO-merged skb of 45 segments counts one, in 6.18 as before: a real 6.18 receiver of the
+    // 2 MB transfer (public/samples/bulk-40ms.jsonl) counted TcpInSegs 165 = IpInReceives 165
+    // while the sender's TcpOutSegs was 1386.
+    w.mib(host).inc(Mib::TcpInSegs);
     // The receive softirq: an ACK through tcp_ack, or a (GRO'd) data skb and its segments.
     let c = w.costs(host);
     let cost = if pkt.payload_len() == 0 {
