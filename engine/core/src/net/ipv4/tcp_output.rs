@@ -208,7 +208,11 @@ pub fn tcp_tso_autosize(tp: &TcpSock, mss_now: u32, min_tso_segs: u32) -> u32 {
     if tp.profile.tso_sizing == TsoSizing::AtXmitRtt {
         // 65466904b015: "r = tcp_min_rtt(tp) >> sysctl_tcp_tso_rtt_log;
         // if (r < BITS_PER_TYPE(sk->sk_gso_max_size)) bytes += sk->sk_gso_max_size >> r;"
-        let r = tp.min_rtt_us.min(u32::MAX as u64) >> tp.net.sysctl.tcp_tso_rtt_log;
+        // The sysctl is a u8 (0..255): a shift by 64 or more leaves 0 here, as a shift by
+        // 32..63 of the u32 min_rtt does (C leaves shifts past the width undefined).
+        let r = (tp.min_rtt_us.min(u32::MAX as u64))
+            .checked_shr(tp.net.sysctl.tcp_tso_rtt_log)
+            .unwrap_or(0);
         if r < 32 {
             bytes = bytes.saturating_add((tp.sk_gso_max_size >> r) as u64);
         }
