@@ -786,6 +786,10 @@ pub fn key(name: &str) -> Option<&'static KeyDef> {
 
 /// The closest key name to a misspelt one, if close enough to be a likely typo.
 pub fn suggest(name: &str) -> Option<&'static str> {
+    // Bounded work: the distance is quadratic in the length, and a name this long is no typo.
+    if name.chars().count() > crate::scenario::MAX_KEY_CHARS {
+        return None;
+    }
     let mut best: Option<(usize, &'static str)> = None;
     for k in KEYS {
         // Exact-case distance to the full name and to a sysctl's leaf ("tcp_autocorking"),

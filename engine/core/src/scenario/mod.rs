@@ -33,13 +33,79 @@ pub struct ScenarioError {
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.key {
-            Some(k) => write!(f, "{}: {}: {}", self.file, k, self.message),
+            Some(k) => write!(f, "{}: {}: {}", self.file, clip(k), self.message),
             None => write!(f, "{}: {}", self.file, self.message),
         }
     }
 }
 
 impl std::error::Error for ScenarioError {}
+
+/// The largest scenario text the parser reads: 1 MiB (the largest scenario shipped is a few kB).
+pub const MAX_SCENARIO_BYTES: usize = 1 << 20;
+
+/// The longest key name: longer ones are unknown without a suggestion (the longest real key
+/// has 40 characters; the suggestion's edit distance is quadratic in the length).
+pub const MAX_KEY_CHARS: usize = 128;
+
+/// User text quoted in an error, cut to 60 characters so a huge value cannot flood the terminal.
+pub fn clip(s: &str) -> String {
+    const N: usize = 60;
+    match s.char_indices().nth(N) {
+        None => s.to_string(),
+        Some((i, _)) => format!("{}... ({} bytes)", &s[..i], s.len()),
+    }
+}
+
+/// A scenario file's bytes as text: at most [`MAX_SCENARIO_BYTES`], UTF-8, no NUL byte (a
+/// binary file or `/dev/zero` is an error naming the limit or the place, not a hang). A reader
+/// reads at most `MAX_SCENARIO_BYTES + 1` bytes and passes them here.
+pub fn decode<'a>(bytes: &'a [u8], file: &str) -> Result<&'a str, ScenarioError> {
+    if bytes.len() > MAX_SCENARIO_BYTES {
+        return Err(ScenarioError {
+            file: file.to_string(),
+            key: None,
+            message: format!(
+                "larger than {MAX_SCENARIO_BYTES} bytes: a scenario file is at most 1 MiB"
+            ),
+        });
+    }
+    let src = std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
+        ScenarioError {
+            file: file.to_string(),
+            key: None,
+            message: format!(
+                "line {line}: not UTF-8 text (byte offset {at}): a scenario is a UTF-8 TOML file"
+            ),
+        }
+    })?;
+    check_text(src, file)?;
+    Ok(src)
+}
+
+/// Check a scenario text before parsing: its size, and that it is text (no NUL byte). The
+/// error names the limit.
+pub fn check_text(src: &str, file: &str) -> Result<(), ScenarioError> {
+    let err = |message: String| ScenarioError {
+        file: file.to_string(),
+        key: None,
+        message,
+    };
+    if src.len() > MAX_SCENARIO_BYTES {
+        return Err(err(format!(
+            "larger than {MAX_SCENARIO_BYTES} bytes: a scenario file is at most 1 MiB"
+        )));
+    }
+    if let Some(i) = src.find('\0') {
+        let line = src[..i].matches('\n').count() + 1;
+        return Err(err(format!(
+            "line {line}: a NUL byte (offset {i}): a binary file, not a scenario (TOML text)"
+        )));
+    }
+    Ok(())
+}
 
 /// Host names of the two topologies.
 pub const SENDER: &str = "sender";
@@ -94,6 +160,7 @@ impl Scenario {
             key,
             message,
         };
+        check_text(src, file)?;
         let doc = tomldoc::parse(src).map_err(|e| err(None, format!("not valid TOML: {e}")))?;
         let mut sc = Scenario {
             file: file.to_string(),
@@ -188,92 +255,25 @@ impl Scenario {
             key,
             message,
         };
-        // Layered overrides: (host or None, key, value).
-        let mut layers: Vec<(Option<String>, String, Value)> = Vec::new();
-        for (k, v) in &self.global {
-            layers.push((None, k.clone(), v.clone()));
-        }
-        for (h, vals) in &self.per_host {
-            for (k, v) in vals {
-                layers.push((Some(h.clone()), k.clone(), v.clone()));
-            }
-        }
-        let variant_name = match variant {
-            None => None,
-            Some(name) => {
-                let v = self.variant(name).ok_or_else(|| {
-                    let known: Vec<_> = self.variants.iter().map(|v| v.name.as_str()).collect();
-                    err(
-                        None,
-                        format!("no variant \"{name}\"; variants: {}", known.join(", ")),
-                    )
-                })?;
-                layers.extend(v.values.iter().cloned());
-                Some(name.to_string())
-            }
-        };
-        for set in sets {
-            layers.push(parse_set(&self.file, set)?);
-        }
-
-        // The kernel and the topology come first: defaults depend on them.
-        let kernel_name = last_global(&layers, "kernel")
-            .map(|v| v.render())
-            .unwrap_or_else(|| "6.18".to_string());
-        let kernel = Kernel::parse(&kernel_name).unwrap();
-        let profile = kernel.profile();
-        let loopback = last_global(&layers, "link.kind").is_some_and(|v| v.render() == "loopback");
-        let host_names: Vec<&str> = if loopback {
-            vec![LOCALHOST]
-        } else {
-            vec![SENDER, RECEIVER]
-        };
-        for (h, k, _) in &layers {
-            if let Some(h) = h {
-                if !host_names.contains(&h.as_str()) {
-                    return Err(err(
-                        Some(format!("{h}:{k}")),
-                        format!(
-                            "no host \"{h}\" in this topology; hosts: {}",
-                            host_names.join(", ")
-                        ),
-                    ));
-                }
-            }
-        }
-
+        let r = self.resolve(variant, sets)?;
+        let (kernel, profile, loopback, variant_name) =
+            (r.kernel, r.kernel.profile(), r.loopback, r.variant.clone());
+        let warnings = r.warnings.clone();
+        let layers = r.layers;
         let ctx = DefaultCtx {
             profile: &profile,
             loopback,
         };
-        let mut warnings = Vec::new();
         let mut hosts = Vec::new();
-        for name in &host_names {
-            let mut vals: BTreeMap<&'static str, Value> =
-                KEYS.iter().map(|k| (k.name, (k.default)(&ctx))).collect();
-            for (h, k, v) in &layers {
-                if h.as_deref().is_some_and(|h| h != *name) {
-                    continue;
-                }
-                let def = keys::key(k).unwrap();
-                if !keys::exists_in(def, kernel) {
-                    let (maj, min) = def.since.unwrap();
-                    let w = format!(
-                        "{k} does not exist in kernel {kernel} (added in {maj}.{min}): ignored"
-                    );
-                    if !warnings.contains(&w) {
-                        warnings.push(w);
-                    }
-                    continue;
-                }
-                vals.insert(def.name, v.clone());
-            }
+        for (name, vals) in r.host_names.iter().zip(&r.hosts) {
+            let vals: BTreeMap<&'static str, Value> =
+                vals.iter().map(|(k, (v, _))| (*k, v.clone())).collect();
             hosts.push(HostConfig::from_values(name, &vals, &profile, loopback));
         }
         let first: BTreeMap<&'static str, Value> = {
             let mut vals: BTreeMap<&'static str, Value> =
                 KEYS.iter().map(|k| (k.name, (k.default)(&ctx))).collect();
-            for (h, k, v) in &layers {
+            for (h, k, v, _) in &layers {
                 if h.is_none() {
                     vals.insert(keys::key(k).unwrap().name, v.clone());
                 }
@@ -316,6 +316,15 @@ impl Scenario {
             hosts,
             warnings,
         };
+        if loopback && cfg.app.kind == AppKind::TcpStream && cfg.hosts.iter().any(|h| !h.cpu.costs)
+        {
+            // On loopback the CPU is the only thing that takes time: without its costs a
+            // stream moves any amount of data at t = 0 (and an endless one never ends).
+            return Err(err(
+                Some("cpu.model".into()),
+                "\"free\" with link.kind = \"loopback\" and app.kind = \"tcp_stream\": on loopback only the CPU takes time, so the stream would move unlimited data at t = 0; use cpu.model = \"reference\" (cpu.speed_percent makes it faster)".into(),
+            ));
+        }
         if cfg.app.kind == AppKind::Pingpong && cfg.app.n_chunk > cfg.app.send_bytes {
             return Err(err(
                 Some("app.n_chunk".into()),
@@ -329,12 +338,262 @@ impl Scenario {
     }
 }
 
-fn last_global<'a>(layers: &'a [(Option<String>, String, Value)], key: &str) -> Option<&'a Value> {
+/// Where a resolved value came from, for `sendpath run --show-config`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The kernel profile's default.
+    Default,
+    /// The scenario file, for every host.
+    Scenario,
+    /// The scenario file's `[host.NAME]` table.
+    ScenarioHost(String),
+    /// The chosen variant.
+    Variant(String),
+    /// A `--set` override.
+    Set,
+}
+
+impl Origin {
+    /// "kernel 6.18 default", "scenario", "scenario [host.sender]", "variant NAME", "--set".
+    pub fn describe(&self, kernel: Kernel) -> String {
+        match self {
+            Origin::Default => format!("kernel {kernel} default"),
+            Origin::Scenario => "scenario".into(),
+            Origin::ScenarioHost(h) => format!("scenario [host.{h}]"),
+            Origin::Variant(v) => format!("variant {v}"),
+            Origin::Set => "--set".into(),
+        }
+    }
+}
+
+/// One `(host or every host, key, value, origin)` override, in resolution order.
+type Layer = (Option<String>, String, Value, Origin);
+
+/// A scenario resolved for a variant and `--set` overrides: each host's value of every key and
+/// where it came from.
+struct Resolution {
+    kernel: Kernel,
+    loopback: bool,
+    variant: Option<String>,
+    host_names: Vec<&'static str>,
+    layers: Vec<Layer>,
+    /// Per host (in `host_names` order): key -> (value, origin).
+    hosts: Vec<BTreeMap<&'static str, (Value, Origin)>>,
+    warnings: Vec<String>,
+}
+
+/// One line of `sendpath run --show-config`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// `None`: the same on every host.
+    pub host: Option<String>,
+    pub key: &'static str,
+    pub value: String,
+    /// "kernel 6.18 default", "scenario", "scenario [host.sender]", "variant NAME", "--set".
+    pub origin: String,
+}
+
+impl Scenario {
+    fn resolve(&self, variant: Option<&str>, sets: &[String]) -> Result<Resolution, ScenarioError> {
+        let err = |key: Option<String>, message: String| ScenarioError {
+            file: self.file.clone(),
+            key,
+            message,
+        };
+        let mut layers: Vec<Layer> = Vec::new();
+        for (k, v) in &self.global {
+            layers.push((None, k.clone(), v.clone(), Origin::Scenario));
+        }
+        for (h, vals) in &self.per_host {
+            for (k, v) in vals {
+                layers.push((
+                    Some(h.clone()),
+                    k.clone(),
+                    v.clone(),
+                    Origin::ScenarioHost(h.clone()),
+                ));
+            }
+        }
+        let variant_name = match variant {
+            None => None,
+            Some(name) => {
+                let v = self.variant(name).ok_or_else(|| {
+                    let known: Vec<_> = self.variants.iter().map(|v| v.name.as_str()).collect();
+                    err(
+                        None,
+                        format!(
+                            "no variant \"{}\"; variants: {}",
+                            clip(name),
+                            known.join(", ")
+                        ),
+                    )
+                })?;
+                let o = Origin::Variant(name.to_string());
+                layers.extend(
+                    v.values
+                        .iter()
+                        .map(|(h, k, v)| (h.clone(), k.clone(), v.clone(), o.clone())),
+                );
+                Some(name.to_string())
+            }
+        };
+        for set in sets {
+            let (h, k, v) = parse_set(&self.file, set)?;
+            layers.push((h, k, v, Origin::Set));
+        }
+
+        // The kernel and the topology come first: defaults depend on them.
+        let kernel_layer = last_global(&layers, "kernel");
+        let kernel_name = kernel_layer
+            .map(|(v, _)| v.render())
+            .unwrap_or_else(|| "6.18".to_string());
+        let kernel_origin = kernel_layer.map_or(Origin::Default, |(_, o)| o.clone());
+        let kernel = Kernel::parse(&kernel_name).unwrap();
+        let profile = kernel.profile();
+        let loopback =
+            last_global(&layers, "link.kind").is_some_and(|(v, _)| v.render() == "loopback");
+        let host_names: Vec<&'static str> = if loopback {
+            vec![LOCALHOST]
+        } else {
+            vec![SENDER, RECEIVER]
+        };
+        for (h, k, _, _) in &layers {
+            if let Some(h) = h {
+                if !host_names.contains(&h.as_str()) {
+                    return Err(err(
+                        Some(format!("{h}:{k}")),
+                        format!(
+                            "no host \"{}\" in this topology; hosts: {}",
+                            clip(h),
+                            host_names.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+
+        let ctx = DefaultCtx {
+            profile: &profile,
+            loopback,
+        };
+        let mut warnings = Vec::new();
+        let mut hosts = Vec::new();
+        for name in &host_names {
+            let mut vals: BTreeMap<&'static str, (Value, Origin)> = KEYS
+                .iter()
+                .map(|k| (k.name, ((k.default)(&ctx), Origin::Default)))
+                .collect();
+            for (h, k, v, o) in &layers {
+                if h.as_deref().is_some_and(|h| h != *name) {
+                    continue;
+                }
+                let def = keys::key(k).unwrap();
+                if !keys::exists_in(def, kernel) {
+                    let (maj, min) = def.since.unwrap();
+                    let w = format!(
+                        "{k} does not exist in kernel {kernel} (added in {maj}.{min}): ignored"
+                    );
+                    if !warnings.contains(&w) {
+                        warnings.push(w);
+                    }
+                    continue;
+                }
+                vals.insert(def.name, (v.clone(), o.clone()));
+            }
+            hosts.push(vals);
+        }
+        // A kernel chosen by a variant or --set keeps the values the file pins: say so for each
+        // one whose default differs between the file's kernel and the chosen one.
+        if matches!(kernel_origin, Origin::Variant(_) | Origin::Set) {
+            let file_kernel = self
+                .global
+                .get("kernel")
+                .and_then(|v| Kernel::parse(&v.render()))
+                .unwrap_or(Kernel::V6_18);
+            if file_kernel != kernel {
+                let file_profile = file_kernel.profile();
+                let file_ctx = DefaultCtx {
+                    profile: &file_profile,
+                    loopback,
+                };
+                for vals in &hosts {
+                    for def in KEYS {
+                        let (v, o) = &vals[def.name];
+                        if !matches!(o, Origin::Scenario | Origin::ScenarioHost(_)) {
+                            continue;
+                        }
+                        let (d_new, d_file) = ((def.default)(&ctx), (def.default)(&file_ctx));
+                        if d_new != d_file && *v != d_new {
+                            let w = format!(
+                                "kernel {kernel} (from {}) keeps the scenario's {} = {}, written for kernel {file_kernel}; kernel {kernel}'s default is {} (--set {}={} to use it)",
+                                kernel_origin.describe(kernel),
+                                def.name,
+                                v.render(),
+                                d_new.render(),
+                                def.name,
+                                d_new.render()
+                            );
+                            if !warnings.contains(&w) {
+                                warnings.push(w);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Resolution {
+            kernel,
+            loopback,
+            variant: variant_name,
+            host_names,
+            layers,
+            hosts,
+            warnings,
+        })
+    }
+
+    /// The resolved configuration, one entry per key (per host where the hosts differ), with
+    /// where each value came from: `sendpath run FILE --show-config`.
+    pub fn show_config(
+        &self,
+        variant: Option<&str>,
+        sets: &[String],
+    ) -> Result<(Vec<Shown>, Vec<String>), ScenarioError> {
+        let r = self.resolve(variant, sets)?;
+        let mut out = Vec::new();
+        for def in KEYS {
+            let per: Vec<&(Value, Origin)> = r.hosts.iter().map(|h| &h[def.name]).collect();
+            let same = per.windows(2).all(|w| w[0] == w[1]);
+            let mut push = |host: Option<String>, (v, o): &(Value, Origin)| {
+                let mut origin = o.describe(r.kernel);
+                if !keys::exists_in(def, r.kernel) {
+                    origin.push_str(" (not in this kernel: ignored)");
+                }
+                out.push(Shown {
+                    host,
+                    key: def.name,
+                    value: v.render(),
+                    origin,
+                });
+            };
+            if same {
+                push(None, per[0]);
+            } else {
+                for (h, vo) in r.host_names.iter().zip(per) {
+                    push(Some(h.to_string()), vo);
+                }
+            }
+        }
+        Ok((out, r.warnings))
+    }
+}
+
+fn last_global<'a>(layers: &'a [Layer], key: &str) -> Option<(&'a Value, &'a Origin)> {
     layers
         .iter()
         .rev()
-        .find(|(h, k, _)| h.is_none() && k == key)
-        .map(|(_, _, v)| v)
+        .find(|(h, k, _, _)| h.is_none() && k == key)
+        .map(|(_, _, v, o)| (v, o))
 }
 
 /// Flatten one table of the file into `key -> value`.
@@ -362,7 +621,8 @@ fn collect_section(
             s if PREFIXED_SECTIONS.contains(&s) => format!("{s}.{k}"),
             _ => {
                 let mut m = format!(
-                    "unknown section [{sec}]; sections are sim, link, sysctl, socket, tc, ethtool, bql, cpu, app, host.NAME, variants.NAME"
+                    "unknown section [{}]; sections are sim, link, sysctl, socket, tc, ethtool, bql, cpu, app, host.NAME, variants.NAME",
+                    clip(sec)
                 );
                 if let Some(s) = keys::suggest(sec) {
                     m.push_str(&format!(" (did you mean the key \"{s}\"?)"));
@@ -409,7 +669,12 @@ fn insert_key(
 
 fn unknown_key(file: &str, key: &str) -> ScenarioError {
     let mut message = "unknown key".to_string();
-    if let Some(s) = keys::suggest(key) {
+    let chars = key.chars().count();
+    if chars > MAX_KEY_CHARS {
+        message.push_str(&format!(
+            " ({chars} characters; key names have at most {MAX_KEY_CHARS})"
+        ));
+    } else if let Some(s) = keys::suggest(key) {
         message.push_str(&format!("; did you mean \"{s}\"?"));
     }
     ScenarioError {
@@ -463,7 +728,10 @@ fn parse_triple(file: &str, key: &str, s: &str) -> Result<Value, ScenarioError> 
         _ => Err(ScenarioError {
             file: file.into(),
             key: Some(key.into()),
-            message: format!("expected three integers like \"4096 16384 4194304\", got \"{s}\""),
+            message: format!(
+                "expected three integers like \"4096 16384 4194304\", got \"{}\"",
+                clip(s)
+            ),
         }),
     }
 }
@@ -484,7 +752,7 @@ fn check_value(file: &str, key: &str, v: Value) -> Result<Value, ScenarioError> 
             Err(fail(format!("accepts 0..1 (got {x})")))
         }
         (Kind::Choice(c), Value::Str(s)) if !c.contains(&s.as_str()) => Err(fail(format!(
-            "accepts {} (got \"{s}\")",
+            "accepts {} (got \"{}\")",
             c.iter()
                 .map(|c| if c.is_empty() {
                     "\"\"".to_string()
@@ -492,7 +760,8 @@ fn check_value(file: &str, key: &str, v: Value) -> Result<Value, ScenarioError> 
                     format!("\"{c}\"")
                 })
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            clip(s)
         ))),
         (Kind::Triple { min, max }, Value::Triple(t)) => {
             if let Some(x) = t.iter().find(|x| !(min..=max).contains(*x)) {
@@ -630,7 +899,7 @@ pub fn parse_set(file: &str, set: &str) -> Result<(Option<String>, String, Value
             _ => Value::Int(rhs.parse().map_err(|_| ScenarioError {
                 file: file.into(),
                 key: Some(key.into()),
-                message: format!("expected an integer, got \"{rhs}\""),
+                message: format!("expected an integer, got \"{}\"", clip(rhs)),
             })?),
         },
         Kind::Choice(_) => Value::Str(rhs.trim_matches('"').to_string()),

@@ -6,6 +6,7 @@
 //! value against the key registry). Tables keep the file's order.
 
 use toml::de::{DeTable, DeValue};
+use toml::Spanned;
 
 /// One TOML value.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,38 +60,61 @@ impl Tv {
     }
 }
 
-/// Parse a whole document. The error is the parser's message (with line and column), or names
-/// the number that does not fit.
+/// Parse a whole document. The error is one line: the parser's message after its line and
+/// column, or the number that does not fit after its line.
 pub fn parse(src: &str) -> Result<Table, String> {
-    let doc = DeTable::parse(src).map_err(|e| e.to_string().trim().to_string())?;
-    table(doc.get_ref())
+    let doc = DeTable::parse(src).map_err(|e| {
+        let message = e.message().lines().next().unwrap_or("").trim().to_string();
+        match e.span() {
+            Some(r) => {
+                let (line, column) = position(src, r.start);
+                format!("line {line}, column {column}: {message}")
+            }
+            None => message,
+        }
+    })?;
+    table(doc.get_ref(), src)
 }
 
-fn table(t: &DeTable<'_>) -> Result<Table, String> {
+/// 1-based line and column (in characters) of a byte offset.
+fn position(src: &str, at: usize) -> (usize, usize) {
+    let at = at.min(src.len());
+    let before = src.get(..at).unwrap_or(src);
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
+fn table(t: &DeTable<'_>, src: &str) -> Result<Table, String> {
     t.iter()
-        .map(|(k, v)| Ok((k.get_ref().to_string(), value(v.get_ref())?)))
+        .map(|(k, v)| Ok((k.get_ref().to_string(), value(v, src)?)))
         .collect()
 }
 
-fn value(v: &DeValue<'_>) -> Result<Tv, String> {
-    Ok(match v {
+fn value(sv: &Spanned<DeValue<'_>>, src: &str) -> Result<Tv, String> {
+    let line = || position(src, sv.span().start).0;
+    Ok(match sv.get_ref() {
         DeValue::String(s) => Tv::String(s.to_string()),
         DeValue::Integer(i) => Tv::Integer(
             i64::from_str_radix(i.as_str(), i.radix())
-                .map_err(|_| format!("the integer {i} does not fit in 64 bits"))?,
+                .map_err(|_| format!("line {}: the integer {i} does not fit in 64 bits", line()))?,
         ),
         DeValue::Float(f) => match f.as_str().parse::<f64>() {
             Ok(x) if x.is_finite() || f.as_str().contains("inf") || x.is_nan() => Tv::Float(x),
-            _ => return Err(format!("the float {} does not fit in 64 bits", f.as_str())),
+            _ => {
+                return Err(format!(
+                    "line {}: the float {} does not fit in 64 bits",
+                    line(),
+                    f.as_str()
+                ))
+            }
         },
         DeValue::Boolean(b) => Tv::Boolean(*b),
         DeValue::Datetime(_) => Tv::Datetime,
-        DeValue::Array(a) => Tv::Array(
-            a.iter()
-                .map(|x| value(x.get_ref()))
-                .collect::<Result<_, _>>()?,
-        ),
-        DeValue::Table(t) => Tv::Table(table(t)?),
+        DeValue::Array(a) => Tv::Array(a.iter().map(|x| value(x, src)).collect::<Result<_, _>>()?),
+        DeValue::Table(t) => Tv::Table(table(t, src)?),
     })
 }
 

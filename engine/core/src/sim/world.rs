@@ -34,7 +34,16 @@ pub struct World {
     pub apps: Vec<App>,
     /// Each host's CPUs, by host index.
     pub cpus: Vec<Cpu>,
+    /// Events run since simulated time last advanced (the no-progress guard).
+    same_instant_events: u64,
+    /// The run stopped because time stopped advancing ([`STALL_EVENTS`]).
+    pub stalled: bool,
 }
+
+/// The no-progress guard: this many events in a row at one instant end the run with a warning.
+/// A valid run has at most a few thousand (every flow's work at one instant); a configuration
+/// in which nothing takes time would otherwise run forever at that instant.
+pub const STALL_EVENTS: u64 = 2_000_000;
 
 impl Deref for World {
     type Target = Stack;
@@ -64,6 +73,8 @@ impl World {
             stack,
             apps: Vec::new(),
             cpus,
+            same_instant_events: 0,
+            stalled: false,
         };
         app::build(&mut w);
         w.stack.schedule(0, Event::Sample);
@@ -94,14 +105,7 @@ impl World {
 
     /// Run until every application finished or the duration ended.
     pub fn run(&mut self) {
-        while let Some((t, ev)) = self.stack.pop() {
-            if t > self.stack.end_ns {
-                break;
-            }
-            self.stack.now_ns = t;
-            self.stack.events += 1;
-            self.dispatch(ev);
-            self.flush_charges();
+        while self.step() {
             if self.apps.iter().all(|a| a.finished_ns.is_some()) {
                 break;
             }
@@ -215,10 +219,23 @@ impl World {
         }
     }
 
-    /// Run one event; false when nothing is left or the duration ended (for step-wise tests).
+    /// Run one event; false when nothing is left, the duration ended or time stopped
+    /// advancing (then the run ends at that instant with a warning, see [`STALL_EVENTS`]).
     pub fn step(&mut self) -> bool {
+        if self.stalled {
+            return false;
+        }
         match self.pop() {
             Some((t, ev)) if t <= self.end_ns => {
+                if t == self.now_ns {
+                    self.same_instant_events += 1;
+                    if self.same_instant_events > STALL_EVENTS {
+                        self.stall();
+                        return false;
+                    }
+                } else {
+                    self.same_instant_events = 0;
+                }
                 self.now_ns = t;
                 self.events += 1;
                 self.dispatch(ev);
@@ -227,6 +244,17 @@ impl World {
             }
             _ => false,
         }
+    }
+
+    /// End the run at the current instant: the figures cover the time up to it.
+    fn stall(&mut self) {
+        self.stalled = true;
+        let now = self.now_ns;
+        self.end_ns = now;
+        self.warnings.push(format!(
+            "the run stopped at t = {:.6} s: {STALL_EVENTS} events ran without simulated time advancing (nothing in this configuration takes time); the figures cover the run up to that instant",
+            now as f64 / 1e9
+        ));
     }
 
     pub fn finished(&self) -> bool {
