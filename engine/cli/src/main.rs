@@ -1,7 +1,7 @@
 //! `sendpath`: run scenarios of the Linux TCP send path model from the shell.
 //!
 //! ```text
-//! sendpath run FILE [--variant NAME] [--set KEY=VALUE]... [--json]
+//! sendpath run FILE [--variant NAME] [--set KEY=VALUE]... [--json] [--show-config]
 //! sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
 //! sendpath bench [FILE] [--set KEY=VALUE]... [--variant NAME]
 //! sendpath compare FILE [--set KEY=VALUE]...
@@ -9,17 +9,21 @@
 //! sendpath --version
 //! ```
 //!
-//! Bad input exits with status 2 and one line naming the file, the key and the reason.
+//! Bad input exits with status 2 and one line naming the file, the key and the reason. A closed
+//! output pipe (`sendpath keys | head -1`) ends the program quietly with status 141, as a tool
+//! killed by SIGPIPE; another write error exits with status 1.
 
+use std::io::{self, Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
 mod conform;
 
+use sendpath_core::scenario::MAX_SCENARIO_BYTES;
 use sendpath_core::{run_source, RunOptions, RunResult, VERSION};
 
 const USAGE: &str = "usage:
-  sendpath run FILE [--variant NAME] [--set KEY=VALUE]... [--json]
+  sendpath run FILE [--variant NAME] [--set KEY=VALUE]... [--json] [--show-config]
   sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
   sendpath bench [FILE] [--variant NAME] [--set KEY=VALUE]...
   sendpath compare FILE [--set KEY=VALUE]...   (model vs the source document's numbers)
@@ -46,34 +50,84 @@ struct Args {
     file: Option<String>,
     opts: RunOptions,
     json: bool,
+    markdown: bool,
+    show_config: bool,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut it = std::env::args().skip(1);
+/// The options each command takes; any other is an error naming the option and the command.
+fn options_of(cmd: &str) -> Option<&'static [&'static str]> {
+    Some(match cmd {
+        "run" => &["--variant", "--set", "--json", "--show-config"],
+        "trace" => &["--variant", "--set", "--limit"],
+        "bench" => &["--variant", "--set"],
+        "compare" => &["--set"],
+        "keys" => &["--markdown"],
+        _ => return None,
+    })
+}
+
+fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
+    let mut it = args.into_iter();
     let cmd = it.next().ok_or_else(|| USAGE.to_string())?;
+    let allowed =
+        options_of(&cmd).ok_or_else(|| format!("sendpath: unknown command {cmd}\n{USAGE}"))?;
     let mut a = Args {
-        cmd,
+        cmd: cmd.clone(),
         file: None,
         opts: RunOptions::default(),
         json: false,
+        markdown: false,
+        show_config: false,
     };
     while let Some(arg) = it.next() {
-        match arg.as_str() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        if name.starts_with("--") && !allowed.contains(&name.as_str()) {
+            let known = [
+                "--variant",
+                "--set",
+                "--json",
+                "--show-config",
+                "--limit",
+                "--markdown",
+            ];
+            let what = if known.contains(&name.as_str()) {
+                format!("sendpath {cmd}: {name} is not an option of {cmd}")
+            } else {
+                format!("sendpath {cmd}: unknown option {name}")
+            };
+            return Err(format!(
+                "{what}; {cmd} takes {}\n{USAGE}",
+                allowed.join(", ")
+            ));
+        }
+        let mut value = |what: &str| -> Result<String, String> {
+            inline
+                .clone()
+                .or_else(|| it.next())
+                .ok_or_else(|| format!("sendpath {cmd}: {name} needs {what}"))
+        };
+        match name.as_str() {
+            "--json" | "--markdown" | "--show-config" if inline.is_some() => {
+                return Err(format!("sendpath {cmd}: {name} takes no value"));
+            }
             "--json" => a.json = true,
-            "--markdown" => {}
-            "--variant" => a.opts.variant = Some(it.next().ok_or("--variant needs a NAME")?),
-            "--set" => a.opts.sets.push(it.next().ok_or("--set needs KEY=VALUE")?),
+            "--markdown" => a.markdown = true,
+            "--show-config" => a.show_config = true,
+            "--variant" => a.opts.variant = Some(value("a NAME")?),
+            "--set" => a.opts.sets.push(value("KEY=VALUE")?),
             "--limit" => {
-                let v = it.next().ok_or("--limit needs a number")?;
+                let v = value("a number")?;
                 a.opts.trace_limit = v
                     .parse()
-                    .map_err(|_| format!("--limit: not a number: {v}"))?;
+                    .map_err(|_| format!("sendpath {cmd}: --limit: not a number: {v}"))?;
             }
-            s if s.starts_with("--set=") => a.opts.sets.push(s[6..].to_string()),
-            s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
             s => {
-                if a.file.is_some() {
-                    return Err(format!("unexpected argument {s}\n{USAGE}"));
+                let takes_file = !matches!(cmd.as_str(), "keys");
+                if a.file.is_some() || !takes_file {
+                    return Err(format!("sendpath {cmd}: unexpected argument {s}\n{USAGE}"));
                 }
                 a.file = Some(s.to_string());
             }
@@ -82,49 +136,106 @@ fn parse_args() -> Result<Args, String> {
     Ok(a)
 }
 
+/// A failed command: bad input (status 2) or output that could not be written.
+enum Fail {
+    Input(String),
+    Io(io::Error),
+}
+
+impl From<String> for Fail {
+    fn from(s: String) -> Fail {
+        Fail::Input(s)
+    }
+}
+
+impl From<&str> for Fail {
+    fn from(s: &str) -> Fail {
+        Fail::Input(s.to_string())
+    }
+}
+
+impl From<io::Error> for Fail {
+    fn from(e: io::Error) -> Fail {
+        Fail::Io(e)
+    }
+}
+
+/// The exit of a write error: quiet on a closed pipe (141, the status of a tool killed by
+/// SIGPIPE, as `yes | head -1` gives), one line otherwise.
+fn write_failed(e: &io::Error) -> ExitCode {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        return ExitCode::from(141);
+    }
+    let _ = writeln!(io::stderr(), "sendpath: cannot write the output: {e}");
+    ExitCode::from(1)
+}
+
+/// Write `text` to standard output (a closed pipe is an error the caller ends quietly on).
+fn print_out(text: &str) -> ExitCode {
+    let mut o = io::stdout().lock();
+    match o.write_all(text.as_bytes()).and_then(|_| o.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => write_failed(&e),
+    }
+}
+
+/// Read a scenario file: at most [`MAX_SCENARIO_BYTES`] of UTF-8 text (so `/dev/zero` or a
+/// binary file is an error, not a hang).
 fn read(file: &str) -> Result<String, String> {
-    std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))
+    let cannot = |e: io::Error| format!("{file}: cannot read: {e}");
+    let f = std::fs::File::open(file).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    f.take(MAX_SCENARIO_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    sendpath_core::scenario::decode(&bytes, file)
+        .map(str::to_string)
+        .map_err(|e| e.to_string())
 }
 
 fn main() -> ExitCode {
     match std::env::args().nth(1).as_deref() {
-        Some("--version") => {
-            println!("sendpath {VERSION}");
-            return ExitCode::SUCCESS;
-        }
-        Some("--help" | "-h" | "help") => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
+        Some("--version") => return print_out(&format!("sendpath {VERSION}\n")),
+        Some("--help" | "-h" | "help") => return print_out(&format!("{USAGE}\n")),
         Some("conform") => return conform_main(std::env::args().skip(2).collect()),
         _ => {}
     }
-    let args = match parse_args() {
+    let args = match parse_args(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(2);
         }
     };
-    match run(args) {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match run(args, &mut out).and_then(|()| out.flush().map_err(Fail::Io)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        Err(Fail::Io(e)) => write_failed(&e),
+        Err(Fail::Input(e)) => {
+            // What was printed before the error still reaches the reader.
+            if let Err(e) = out.flush() {
+                return write_failed(&e);
+            }
             eprintln!("sendpath: {e}");
             ExitCode::from(2)
         }
     }
 }
 
-fn run(mut args: Args) -> Result<(), String> {
+fn run(mut args: Args, o: &mut impl Write) -> Result<(), Fail> {
     match args.cmd.as_str() {
         "run" => {
             let file = args.file.ok_or("run needs a scenario FILE")?;
             let src = read(&file)?;
+            if args.show_config {
+                return show_config(o, &src, &file, &args.opts);
+            }
             let out = run_source(&src, &file, &args.opts).map_err(|e| e.to_string())?;
             if args.json {
-                println!("{}", serde_json::to_string_pretty(&out.result).unwrap());
+                let json = serde_json::to_string_pretty(&out.result).expect("results serialize");
+                writeln!(o, "{json}")?;
             } else {
-                print_summary(&out.result);
+                print_summary(o, &out.result)?;
             }
             Ok(())
         }
@@ -134,8 +245,10 @@ fn run(mut args: Args) -> Result<(), String> {
             args.opts.trace = true;
             let out = run_source(&src, &file, &args.opts).map_err(|e| e.to_string())?;
             let hosts = &out.result.host_names;
-            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-            use std::io::Write;
+            // Warnings go to stderr: the trace on stdout stays the event log alone.
+            for w in &out.result.warnings {
+                eprintln!("sendpath: warning: {w}");
+            }
             for r in &out.trace.records {
                 let host = hosts.get(r.host as usize).map_or("?", |h| h.as_str());
                 let sk = if r.sk == sendpath_core::include::linux::skbuff::NO_SOCK {
@@ -143,22 +256,22 @@ fn run(mut args: Args) -> Result<(), String> {
                 } else {
                     format!("sk{}", r.sk)
                 };
-                let _ = writeln!(
-                    stdout,
+                writeln!(
+                    o,
                     "{:>12.6} {:<9} {:<5} {:<26} {}",
                     r.t_ns as f64 / 1e6,
                     host,
                     sk,
                     r.ev.func(),
                     r.ev.describe()
-                );
+                )?;
             }
             if out.trace.truncated {
-                let _ = writeln!(
-                    stdout,
+                writeln!(
+                    o,
                     "# trace truncated at {} events (--limit)",
                     out.trace.records.len()
-                );
+                )?;
             }
             Ok(())
         }
@@ -174,16 +287,20 @@ fn run(mut args: Args) -> Result<(), String> {
             let wall = t0.elapsed().as_secs_f64();
             let cpu = thread_cpu_s().zip(c0).map(|(a, b)| a - b);
             let r = &out.result;
-            println!("scenario         {file}");
-            println!("simulated        {:.3} s", r.elapsed_s);
-            println!("events           {} (scheduled events processed)", r.events);
-            println!("wall time        {:.3} s", wall);
-            println!("events per sec   {:.0} (wall)", r.events as f64 / wall);
+            writeln!(o, "scenario         {file}")?;
+            writeln!(o, "simulated        {:.3} s", r.elapsed_s)?;
+            writeln!(
+                o,
+                "events           {} (scheduled events processed)",
+                r.events
+            )?;
+            writeln!(o, "wall time        {:.3} s", wall)?;
+            writeln!(o, "events per sec   {:.0} (wall)", r.events as f64 / wall)?;
             if let Some(cpu) = cpu.filter(|c| *c > 0.0) {
-                println!("cpu time         {:.3} s", cpu);
-                println!("events per cpu-s {:.0}", r.events as f64 / cpu);
+                writeln!(o, "cpu time         {:.3} s", cpu)?;
+                writeln!(o, "events per cpu-s {:.0}", r.events as f64 / cpu)?;
             }
-            println!("sim/wall ratio   {:.3}", r.elapsed_s / wall);
+            writeln!(o, "sim/wall ratio   {:.3}", r.elapsed_s / wall)?;
             Ok(())
         }
         "compare" => {
@@ -194,11 +311,12 @@ fn run(mut args: Args) -> Result<(), String> {
                 .source
                 .clone()
                 .ok_or_else(|| format!("{file}: has no [source] measurements"))?;
-            println!("{}\n", source.name);
-            println!(
+            writeln!(o, "{}\n", source.name)?;
+            writeln!(
+                o,
                 "{:<22} {:<26} {:>14} {:>14} {:>9}",
                 "variant", "metric", "source", "model", "model/src"
-            );
+            )?;
             let mut results = std::collections::BTreeMap::new();
             for (variant, vals) in &source.values {
                 let mut opts = args.opts.clone();
@@ -206,14 +324,15 @@ fn run(mut args: Args) -> Result<(), String> {
                 let out = run_source(&src, &file, &opts).map_err(|e| e.to_string())?;
                 for (m, want) in vals {
                     let got = sendpath_core::metric(&out.result, m).unwrap_or(f64::NAN);
-                    println!(
+                    writeln!(
+                        o,
                         "{:<22} {:<26} {:>14} {:>14} {:>9.2}",
                         variant,
                         m,
                         fmt_num(*want),
                         fmt_num(got),
                         got / want
-                    );
+                    )?;
                 }
                 results.insert(variant.clone(), out.result);
             }
@@ -227,33 +346,31 @@ fn run(mut args: Args) -> Result<(), String> {
                         if let Some((_, sb)) = mb.iter().find(|(n, _)| n == m) {
                             let ra = sendpath_core::metric(&results[a], m).unwrap_or(f64::NAN);
                             let rb = sendpath_core::metric(&results[b], m).unwrap_or(f64::NAN);
-                            println!(
+                            writeln!(
+                                o,
                                 "{:<22} {:<26} {:>14} {:>14}",
                                 format!("{a}/{b}"),
                                 m,
                                 format!("{:.3}", sa / sb),
                                 format!("{:.3}", ra / rb)
-                            );
+                            )?;
                         }
                     }
                 }
             }
             Ok(())
         }
-        "keys"
-            if args.file.as_deref() == Some("--markdown")
-                || std::env::args().any(|a| a == "--markdown") =>
-        {
-            print!("{}", sendpath_core::scenario::keys::markdown_table());
+        "keys" if args.markdown => {
+            write!(o, "{}", sendpath_core::scenario::keys::markdown_table())?;
             Ok(())
         }
         "keys" => {
             for k in sendpath_core::scenario::keys::KEYS {
-                println!("{:<34} {:<18} {}", k.name, k.group.name(), k.doc);
+                writeln!(o, "{:<34} {:<18} {}", k.name, k.group.name(), k.doc)?;
             }
             Ok(())
         }
-        _ => Err(format!("unknown command {}\n{USAGE}", args.cmd)),
+        _ => Err(format!("unknown command {}\n{USAGE}", args.cmd).into()),
     }
 }
 
@@ -265,18 +382,25 @@ fn fmt_num(x: f64) -> String {
     }
 }
 
-fn print_summary(r: &RunResult) {
-    println!(
+fn print_summary(o: &mut impl Write, r: &RunResult) -> io::Result<()> {
+    // Warnings first: a key the kernel ignores or a run that stopped early changes every
+    // figure below.
+    for w in &r.warnings {
+        writeln!(o, "warning: {w}")?;
+    }
+    writeln!(
+        o,
         "kernel {}{}",
         r.kernel,
         r.variant
             .as_ref()
             .map(|v| format!(", variant {v}"))
             .unwrap_or_default()
-    );
-    println!("elapsed {:.6} s, {} events", r.elapsed_s, r.events);
+    )?;
+    writeln!(o, "elapsed {:.6} s, {} events", r.elapsed_s, r.events)?;
     for a in &r.apps {
-        println!(
+        writeln!(
+            o,
             "app {:<20} {:<9} flow {:<3} wrote {:>12} B read {:>12} B  {:>10.2} Mbit/s  cpu {:.3} s  nvcsw {}{}",
             a.kind,
             a.host,
@@ -287,24 +411,48 @@ fn print_summary(r: &RunResult) {
             a.cpu_s,
             a.voluntary_ctxt_switches,
             a.finished_s.map(|f| format!("  finished after {f:.3} s")).unwrap_or_default()
-        );
-    }
-    for w in &r.warnings {
-        println!("warning: {w}");
+        )?;
     }
     for (name, h) in &r.hosts {
-        println!(
+        writeln!(
+            o,
             "\n# host {name}: tcp_mem_pages {} (avg {:.0}), cpus utilized {:.3}",
             h.tcp_mem_pages, h.tcp_mem_pages_avg, h.cpus_utilized
-        );
+        )?;
         // The layout `nstat -a` prints, in /proc/net/snmp + netstat order.
-        println!("#kernel");
+        writeln!(o, "#kernel")?;
         for m in sendpath_core::include::uapi::linux::snmp::Mib::ALL {
             if let Some(v) = h.counters.get(m.name()) {
-                println!("{:<32}{v:<16}{:6.1}", m.name(), 0.0);
+                writeln!(o, "{:<32}{v:<16}{:6.1}", m.name(), 0.0)?;
             }
         }
     }
+    Ok(())
+}
+
+/// `run FILE --show-config`: the resolved configuration, one line per key (per host where the
+/// hosts differ), with where each value came from; the warnings first.
+fn show_config(o: &mut impl Write, src: &str, file: &str, opts: &RunOptions) -> Result<(), Fail> {
+    let sc = sendpath_core::Scenario::parse(src, file).map_err(|e| e.to_string())?;
+    let (lines, warnings) = sc
+        .show_config(opts.variant.as_deref(), &opts.sets)
+        .map_err(|e| e.to_string())?;
+    for w in &warnings {
+        writeln!(o, "warning: {w}")?;
+    }
+    for l in &lines {
+        let key = match &l.host {
+            Some(h) => format!("{h}:{}", l.key),
+            None => l.key.to_string(),
+        };
+        let value = if l.value.is_empty() {
+            "\"\"".to_string()
+        } else {
+            l.value.clone()
+        };
+        writeln!(o, "{key:<44} {value:<28} {}", l.origin)?;
+    }
+    Ok(())
 }
 
 /// This thread's CPU time in seconds, to the nanosecond (Linux `/proc/thread-self/schedstat`:
