@@ -304,6 +304,12 @@ impl Stack {
         splitmix(&mut self.rng) % n.max(1)
     }
 
+    /// A socket together with the run's seeded generator, for kernel code that draws while it
+    /// holds the socket (BBR's `get_random_u32_below` when it enters PROBE_BW).
+    pub fn sock_and_random(&mut self, sk: SockId) -> (&mut TcpSock, Prandom<'_>) {
+        (&mut self.socks[sk as usize], Prandom(&mut self.rng))
+    }
+
     /// The CPU cost table of a host.
     pub fn costs(&self, host: u16) -> &CpuCosts {
         &self.costs[host as usize]
@@ -422,6 +428,16 @@ fn host_costs(hc: &HostConfig) -> CpuCosts {
 }
 
 /// splitmix64: the run's only source of randomness.
+/// The run's seeded generator, lent to kernel code (`Stack::sock_and_random`).
+pub struct Prandom<'a>(&'a mut u64);
+
+impl Prandom<'_> {
+    /// `get_random_u32_below`: a uniformly random number in `0..ceil`.
+    pub fn get_random_u32_below(&mut self, ceil: u32) -> u32 {
+        (splitmix(self.0) % ceil.max(1) as u64) as u32
+    }
+}
+
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;

@@ -221,7 +221,7 @@ pub static KEYS: &[KeyDef] = &[
     KeyDef {
         name: "TCP_CONGESTION",
         group: Group::Socket,
-        kind: Kind::Choice(&["", "cubic", "reno"]),
+        kind: Kind::Choice(&["", "cubic", "reno", "bbr"]),
         since: None,
         per_host: true,
         doc: "Congestion control of the socket; empty = net.ipv4.tcp_congestion_control",
@@ -324,10 +324,10 @@ pub static KEYS: &[KeyDef] = &[
     KeyDef {
         name: "net.ipv4.tcp_congestion_control",
         group: Group::Ipv4,
-        kind: Kind::Choice(&["cubic", "reno"]),
+        kind: Kind::Choice(&["cubic", "reno", "bbr"]),
         since: None,
         per_host: true,
-        doc: "Default congestion control (the model implements CUBIC and Reno)",
+        doc: "Default congestion control (the model implements CUBIC, Reno and BBR)",
         default: |_| s("cubic"),
     },
     KeyDef {

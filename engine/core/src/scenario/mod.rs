@@ -995,6 +995,7 @@ pub struct AppConfig {
 pub enum CongestionControl {
     Cubic,
     Reno,
+    Bbr,
 }
 
 /// A host's sysctls (per network namespace, as in Linux).
@@ -1105,6 +1106,7 @@ impl HostConfig {
         let g = Getter(vals);
         let cc = |s: &str| match s {
             "reno" => CongestionControl::Reno,
+            "bbr" => CongestionControl::Bbr,
             _ => CongestionControl::Cubic,
         };
         let mtu = g.int("link.mtu") as u32;

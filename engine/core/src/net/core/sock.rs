@@ -84,6 +84,22 @@ pub struct Skb {
     pub first_write_ns: u64,
     /// Retransmitted at least once (Karn: no RTT sample from it).
     pub retrans: bool,
+    /// `TCP_SKB_CB(skb)->tx`: the delivery state when it was last sent (`tcp_rate_skb_sent`).
+    pub tx: TcpSkbTx,
+}
+
+/// `TCP_SKB_CB(skb)->tx` (include/net/tcp.h): what the rate sampler (`net/ipv4/tcp_rate.rs`)
+/// noted when the skb was last sent, to compute a delivery rate when it is acknowledged.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TcpSkbTx {
+    /// `tx.first_tx_mstamp`: when the first skb of this flight was sent, µs.
+    pub first_tx_mstamp: u64,
+    /// `tx.delivered_mstamp`: `tp->delivered_mstamp` at send, µs (0 = no sample from it).
+    pub delivered_mstamp: u64,
+    /// `tx.delivered`: `tp->delivered` at send.
+    pub delivered: u32,
+    /// `tx.is_app_limited`: sent while the flow was application-limited.
+    pub is_app_limited: bool,
 }
 
 impl Skb {
@@ -101,11 +117,13 @@ impl Skb {
     }
 }
 
-/// `sk_pacing_status`.
 /// The congestion control's private area (`icsk_ca_priv`): `struct bictcp`, CUBIC's
-/// per-socket state (`net/ipv4/tcp_cubic.rs`); Reno uses none of it.
+/// per-socket state (`net/ipv4/tcp_cubic.rs`), and `bbr`, BBR's `struct bbr`
+/// (`net/ipv4/tcp_bbr.rs`); Reno uses none of it.
 #[derive(Clone, Debug, Default)]
 pub struct CongState {
+    /// `struct bbr`: BBR's per-socket state.
+    pub bbr: Bbr,
     pub cnt: u32,
     pub last_max_cwnd: u32,
     pub last_cwnd: u32,
@@ -124,6 +142,87 @@ pub struct CongState {
     pub sample_cnt: u32,
 }
 
+/// `enum bbr_mode` (net/ipv4/tcp_bbr.c): how fast BBR decides to send.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BbrMode {
+    /// `BBR_STARTUP`: ramp up the sending rate rapidly to fill the pipe.
+    #[default]
+    Startup,
+    /// `BBR_DRAIN`: drain the queue created during startup.
+    Drain,
+    /// `BBR_PROBE_BW`: discover and share bandwidth, pacing around the estimate.
+    ProbeBw,
+    /// `BBR_PROBE_RTT`: cut inflight to the minimum to probe min_rtt.
+    ProbeRtt,
+}
+
+/// `struct bbr` (net/ipv4/tcp_bbr.c, Linux 6.18): BBR's congestion control block. Bit fields
+/// are plain integers and booleans; times in µs are `u64` like `tp->delivered_mstamp`,
+/// jiffies stamps `u32` like `tcp_jiffies32`.
+#[derive(Clone, Debug, Default)]
+pub struct Bbr {
+    /// Min RTT in the `bbr_min_rtt_win_sec` window, µs (`u32::MAX` = none yet).
+    pub min_rtt_us: u32,
+    /// Jiffies of `min_rtt_us`.
+    pub min_rtt_stamp: u32,
+    /// End time of `BBR_PROBE_RTT` mode, jiffies (0 = not yet set).
+    pub probe_rtt_done_stamp: u32,
+    /// Max recent delivery rate in packets/µs << 24 (`BW_SCALE`), over `bbr_bw_rtts` rounds.
+    pub bw: crate::lib::win_minmax::Minmax,
+    /// Count of packet-timed rounds elapsed.
+    pub rtt_cnt: u32,
+    /// `tp->delivered` at the end of the current round.
+    pub next_rtt_delivered: u32,
+    /// Start of this gain-cycle phase, µs.
+    pub cycle_mstamp: u64,
+    pub mode: BbrMode,
+    /// CA state on the previous ACK (`TCP_CA_Open` .. `TCP_CA_Loss`).
+    pub prev_ca_state: u8,
+    /// Use packet conservation (first round of recovery)?
+    pub packet_conservation: bool,
+    /// Start of a packet-timed round?
+    pub round_start: bool,
+    /// Restarting after idle?
+    pub idle_restart: bool,
+    /// A `BBR_PROBE_RTT` round at 4 packets done?
+    pub probe_rtt_round_done: bool,
+    /// Taking long-term ("LT") samples now?
+    pub lt_is_sampling: bool,
+    /// Round trips in the long-term interval.
+    pub lt_rtt_cnt: u32,
+    /// Use `lt_bw` as the bandwidth estimate (a policer is suspected)?
+    pub lt_use_bw: bool,
+    /// Long-term delivery rate, packets/µs << 24.
+    pub lt_bw: u32,
+    /// Long-term interval start: `tp->delivered`, `tp->delivered_mstamp` in ms, `tp->lost`.
+    pub lt_last_delivered: u32,
+    pub lt_last_stamp: u32,
+    pub lt_last_lost: u32,
+    /// Current gains for the pacing rate and cwnd, `BBR_UNIT` = 1.0.
+    pub pacing_gain: u32,
+    pub cwnd_gain: u32,
+    /// Reached full bandwidth in STARTUP?
+    pub full_bw_reached: bool,
+    /// Rounds without large bandwidth gains.
+    pub full_bw_cnt: u32,
+    /// Current index in the `bbr_pacing_gain` cycle.
+    pub cycle_idx: u32,
+    /// Seen an RTT sample yet?
+    pub has_seen_rtt: bool,
+    /// cwnd before loss recovery or PROBE_RTT.
+    pub prior_cwnd: u32,
+    /// Recent bandwidth, to estimate whether the pipe is full.
+    pub full_bw: u32,
+    /// ACK aggregation: start of the sampling epoch (µs), packets (S)ACKed in it, the max
+    /// excess per window half, the window's age in rounds and its current half.
+    pub ack_epoch_mstamp: u64,
+    pub ack_epoch_acked: u32,
+    pub extra_acked: [u16; 2],
+    pub extra_acked_win_rtts: u32,
+    pub extra_acked_win_idx: usize,
+}
+
+/// `sk_pacing_status`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PacingStatus {
     /// No pacing: neither fq nor TCP paces this socket.
@@ -293,6 +392,19 @@ pub struct TcpSock {
     pub ca_state_loss: bool,
     pub segs_out: u64,
     pub bytes_acked: u64,
+    /// Delivery-rate sampling (`net/ipv4/tcp_rate.rs`, fields of `struct tcp_sock`):
+    /// `delivered` counts packets delivered (acked) so far, `delivered_mstamp` is when it last
+    /// grew (µs), `first_tx_mstamp` the send time of the first skb of the current flight (µs),
+    /// `app_limited` the `delivered` mark up to which samples are application-limited (0 =
+    /// not limited), and `rate_delivered`/`rate_interval_us`/`rate_app_limited` the last
+    /// sample that `tcp_rate_gen` kept.
+    pub delivered: u32,
+    pub delivered_mstamp: u64,
+    pub first_tx_mstamp: u64,
+    pub app_limited: u32,
+    pub rate_delivered: u32,
+    pub rate_interval_us: u32,
+    pub rate_app_limited: bool,
 
     // ---- receive side ----
     pub rcv_nxt: u64,

@@ -52,6 +52,10 @@ pub fn tcp_sendmsg_locked(
         let cost = c.syscall_ns + c.sendmsg_ns;
         w.charge(sk, cost);
     }
+    if !resumed {
+        // "is sending application-limited?" (once per call, not after a wait for memory)
+        crate::net::ipv4::tcp_rate::tcp_rate_check_app_limited(&mut w.socks[sk as usize]);
+    }
     let (mss_now, size_goal) = tcp_send_mss(&mut w.socks[sk as usize]);
     let mut copied = 0u64;
     let mut remaining = size;
@@ -84,6 +88,7 @@ pub fn tcp_sendmsg_locked(
                 tstamp_ns: 0,
                 first_write_ns: now,
                 retrans: false,
+                tx: Default::default(),
             };
             tcp_skb_entail(tp, skb);
             copy = size_goal as i64;

@@ -1,6 +1,6 @@
 //! Congestion control's framework (`net/ipv4/tcp_cong.c`): the calls TCP makes into the
 //! socket's algorithm (`tcp_congestion_ops`), Reno, and the helpers every algorithm shares
-//! (`tcp_slow_start`, `tcp_cong_avoid_ai`). CUBIC is `tcp_cubic.rs`.
+//! (`tcp_slow_start`, `tcp_cong_avoid_ai`). CUBIC is `tcp_cubic.rs`, BBR `tcp_bbr.rs`.
 //!
 //! Follows Linux 6.18.
 //!
@@ -12,18 +12,92 @@
 
 use crate::include::uapi::linux::snmp::Mibs;
 use crate::net::core::sock::{CongState, TcpSock};
-use crate::net::ipv4::tcp_cubic;
+use crate::net::host::Prandom;
+use crate::net::ipv4::tcp_rate::RateSample;
+use crate::net::ipv4::{tcp_bbr, tcp_cubic};
 use crate::scenario::CongestionControl;
+
+/// The clocks a congestion control reads: `tcp_clock_cache` (ns), `tcp_mstamp` (µs) and
+/// `tcp_jiffies32`, and HZ.
+#[derive(Clone, Copy, Debug)]
+pub struct CaClock {
+    pub now_ns: u64,
+    pub jiffies: u32,
+    pub hz: u64,
+}
+
+impl CaClock {
+    /// `tp->tcp_mstamp`: now in µs.
+    pub fn tcp_mstamp_us(&self) -> u64 {
+        self.now_ns / 1000
+    }
+}
 
 /// `TCP_INFINITE_SSTHRESH`.
 pub const TCP_INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
 
-/// `bictcp_init` / `tcp_init_congestion_control`.
+/// `bictcp_init` / `tcp_init_congestion_control` when the socket is created. BBR's `init`
+/// needs the handshake's RTT and runs when the connection is established
+/// ([`tcp_init_congestion_control`]).
 pub fn init(tp: &mut TcpSock) {
     tp.ca = CongState::default();
     tp.snd_ssthresh = TCP_INFINITE_SSTHRESH;
     if tp.cc == CongestionControl::Cubic {
         tcp_cubic::bictcp_hystart_reset(tp, 0);
+    }
+}
+
+/// `tcp_init_congestion_control` from `tcp_init_transfer` (the connection is established):
+/// `bbr_init`. CUBIC and Reno were set up at socket creation ([`init`]).
+pub fn tcp_init_congestion_control(tp: &mut TcpSock, clock: &CaClock) {
+    if tp.cc == CongestionControl::Bbr {
+        tcp_bbr::bbr_init(tp, clock);
+    }
+}
+
+/// `icsk_ca_ops->cong_control` is set: the algorithm (BBR) sets cwnd and `sk_pacing_rate`
+/// itself on every ACK; TCP calls neither `cong_avoid` nor `tcp_update_pacing_rate`, and
+/// does not restart cwnd after idle (`tcp_slow_start_after_idle_check`).
+pub fn has_cong_control(tp: &TcpSock) -> bool {
+    tp.cc == CongestionControl::Bbr
+}
+
+/// `tcp_cong_control` with a `cong_control` hook: `bbr_main`.
+pub fn cong_control(tp: &mut TcpSock, rs: &RateSample, clock: &CaClock, rand: &mut Prandom) {
+    if tp.cc == CongestionControl::Bbr {
+        tcp_bbr::bbr_main(tp, rs, clock, rand);
+    }
+}
+
+/// `ca_ops->min_tso_segs`, else the sysctl `tcp_min_tso_segs` (`tcp_tso_segs`).
+pub fn min_tso_segs(tp: &TcpSock) -> u32 {
+    match tp.cc {
+        CongestionControl::Bbr => tcp_bbr::bbr_min_tso_segs(tp),
+        _ => tp.net.sysctl.tcp_min_tso_segs,
+    }
+}
+
+/// `ca_ops->sndbuf_expand`, else 2 (`tcp_sndbuf_expand`: "Cubic needs 1.7 factor, rounded to
+/// 2 to include extra cushion").
+pub fn sndbuf_expand(tp: &TcpSock) -> u64 {
+    match tp.cc {
+        CongestionControl::Bbr => tcp_bbr::bbr_sndbuf_expand(),
+        _ => 2,
+    }
+}
+
+/// `tcp_ca_event(sk, CA_EVENT_TX_START)` (`tcp_event_data_sent` with nothing in flight):
+/// `bbr_cwnd_event`. CUBIC's epoch shift after idle is not modelled.
+pub fn cwnd_event_tx_start(tp: &mut TcpSock, clock: &CaClock, rand: &mut Prandom) {
+    if tp.cc == CongestionControl::Bbr {
+        tcp_bbr::bbr_cwnd_event_tx_start(tp, clock, rand);
+    }
+}
+
+/// `tcp_set_ca_state(sk, TCP_CA_Loss)` (an RTO): `ca_ops->set_state`, `bbr_set_state`.
+pub fn set_state_loss(tp: &mut TcpSock, rand: &mut Prandom) {
+    if tp.cc == CongestionControl::Bbr {
+        tcp_bbr::bbr_set_state_loss(tp, rand);
     }
 }
 
@@ -74,15 +148,19 @@ pub fn cong_avoid(tp: &mut TcpSock, ack: u64, mut acked: u32, now_ns: u64) {
             tcp_cong_avoid_ai(tp, w, acked);
         }
         CongestionControl::Cubic => tcp_cubic::bictcp_cong_avoid(tp, ack, acked, now_ns),
+        // BBR has no cong_avoid: tcp_cong_control calls bbr_main instead.
+        CongestionControl::Bbr => {}
     }
 }
 
 /// `ssthresh` on loss: CUBIC's multiplicative decrease with fast convergence
-/// (`bictcp_recalc_ssthresh`), or Reno's half (`tcp_reno_ssthresh`).
+/// (`bictcp_recalc_ssthresh`), Reno's half (`tcp_reno_ssthresh`), or BBR's unchanged
+/// ssthresh with the cwnd saved for later (`bbr_ssthresh`).
 pub fn ssthresh(tp: &mut TcpSock) -> u32 {
     match tp.cc {
         CongestionControl::Reno => (tp.snd_cwnd >> 1).max(2),
         CongestionControl::Cubic => tcp_cubic::bictcp_recalc_ssthresh(tp),
+        CongestionControl::Bbr => tcp_bbr::bbr_ssthresh(tp),
     }
 }
 

@@ -23,6 +23,7 @@ use crate::net::ipv4::tcp_output::{
     __tcp_select_window, in_pingpong_mode, tcp_ato_min, tcp_push_pending_frames, tcp_send_ack,
     tcp_send_delayed_ack, tcp_win_from_space,
 };
+use crate::net::ipv4::tcp_rate::{tcp_rate_gen, tcp_rate_skb_delivered, RateSample};
 use crate::net::ipv4::tcp_timer;
 use crate::trace::{AckReason, Ev};
 
@@ -161,7 +162,22 @@ fn tcp_finish_connect(w: &mut Stack, sk: SockId, rtt_us: u64) {
     tp.min_rtt_us = rtt_us.max(1);
     tcp_init_buffer_space(tp);
     tp.snd_cwnd_stamp = 0;
-    tcp_update_pacing_rate(tp, hz);
+    // The SYN (or SYN-ACK) is delivered: tcp_clean_rtx_queue counts it on the active side,
+    // "tp->delivered++; /* SYN-ACK delivery isn't tracked in tcp_ack */" on the passive one.
+    tp.delivered = 1;
+    if tcp_cong::has_cong_control(tp) {
+        // tcp_init_transfer -> tcp_init_congestion_control: bbr_init sets the pacing rate.
+        let clock = tcp_cong::CaClock {
+            now_ns: w.now_ns,
+            jiffies: now_j as u32,
+            hz,
+        };
+        let tp = &mut w.socks[sk as usize];
+        tcp_cong::tcp_init_congestion_control(tp, &clock);
+    } else {
+        tcp_update_pacing_rate(tp, hz);
+    }
+    let tp = &w.socks[sk as usize];
     let (host, mss, sndbuf, rcvbuf, app) =
         (tp.host, tp.mss_cache, tp.sk_sndbuf, tp.sk_rcvbuf, tp.app);
     w.emit(host, sk, || Ev::Established {
@@ -210,8 +226,8 @@ pub fn tcp_sndbuf_expand(tp: &mut TcpSock) {
         .next_power_of_two() as u64
         + 256;
     let nr_segs = (TCP_INIT_CWND).max(tp.snd_cwnd).max(3 + 1) as u64;
-    // CUBIC and Reno have no ca_ops->sndbuf_expand: factor 2.
-    let sndmem = 2 * nr_segs * per_mss;
+    // ca_ops->sndbuf_expand (BBR: 3), else 2.
+    let sndmem = tcp_cong::sndbuf_expand(tp) * nr_segs * per_mss;
     if tp.sk_sndbuf < sndmem {
         tp.sk_sndbuf = sndmem.min(tp.net.sysctl.tcp_wmem[2]);
     }
@@ -459,6 +475,7 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     }
     let prior_snd_una = tp.snd_una;
     let prior_in_flight = tp.packets_in_flight();
+    let mut rs = RateSample::new(prior_in_flight);
     // tcp_ack_update_window
     let nwin = pkt.window as u64;
     let window_changed = nwin != tp.snd_wnd;
@@ -484,6 +501,8 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     // tcp_clean_rtx_queue
     let mut acked_pcount = 0u32;
     let mut first_ackt: Option<u64> = None;
+    let mut last_ackt: Option<u64> = None;
+    let mut fully_acked = true;
     let mut freed = false;
     let mut freed_skbs = 0u64;
     let mut trimmed_frag = 0u64;
@@ -496,7 +515,16 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             tp.sk_mem_uncharge(skb.truesize as u64);
             if !skb.retrans {
                 first_ackt.get_or_insert(skb.tstamp_ns);
+                last_ackt = Some(skb.tstamp_ns);
             }
+            tcp_rate_skb_delivered(
+                tp,
+                &skb.tx,
+                skb.tstamp_ns / 1000,
+                skb.end_seq,
+                skb.retrans,
+                &mut rs,
+            );
             freed = true;
             freed_skbs += 1;
         } else if skb.seq < ack {
@@ -519,7 +547,12 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             tp.packets_out -= dropped;
             if !skb.retrans {
                 first_ackt.get_or_insert(skb.tstamp_ns);
+                last_ackt = Some(skb.tstamp_ns);
             }
+            let (tx, tstamp_ns, end_seq, retrans) =
+                (skb.tx, skb.tstamp_ns, skb.end_seq, skb.retrans);
+            tcp_rate_skb_delivered(tp, &tx, tstamp_ns / 1000, end_seq, retrans, &mut rs);
+            fully_acked = false;
             freed = true;
             break;
         } else {
@@ -559,12 +592,35 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
         );
     }
     let tp = &mut w.socks[sk as usize];
-    // tcp_cong_control: grow cwnd if allowed, then the pacing rate.
-    if acked_pcount > 0 && tcp_cong::tcp_is_cwnd_limited(tp, prior_in_flight) {
-        tcp_cong::cong_avoid(tp, ack, acked_pcount, now);
-        tp.snd_cwnd_stamp = now * hz / 1_000_000_000;
+    // tcp_count_delivered; the RTT of the most recently sent skb acked (ca_rtt_us, for
+    // rs->rtt_us); FLAG_ACK_MAYBE_DELAYED ("a lone runt packet"); tcp_rate_gen.
+    tp.delivered = tp.delivered.wrapping_add(acked_pcount);
+    if let Some(t) = last_ackt {
+        rs.rtt_us = ((now - t) / 1000) as i64;
     }
-    tcp_update_pacing_rate(tp, hz);
+    rs.is_ack_delayed = acked_pcount == 1
+        && fully_acked
+        && acked_bytes < tp.mss_cache as u64
+        && rs.prior_delivered.wrapping_add(1) == tp.delivered;
+    tcp_rate_gen(tp, acked_pcount, 0, false, &mut rs, now / 1000);
+    if tcp_cong::has_cong_control(tp) {
+        // tcp_cong_control: the algorithm's cong_control (bbr_main) sets cwnd and the pacing
+        // rate.
+        let clock = tcp_cong::CaClock {
+            now_ns: now,
+            jiffies: w.jiffies() as u32,
+            hz,
+        };
+        let (tp, mut rand) = w.sock_and_random(sk);
+        tcp_cong::cong_control(tp, &rs, &clock, &mut rand);
+    } else {
+        // tcp_cong_control: grow cwnd if allowed, then the pacing rate.
+        if acked_pcount > 0 && tcp_cong::tcp_is_cwnd_limited(tp, prior_in_flight) {
+            tcp_cong::cong_avoid(tp, ack, acked_pcount, now);
+            tp.snd_cwnd_stamp = now * hz / 1_000_000_000;
+        }
+        tcp_update_pacing_rate(tp, hz);
+    }
     let delivered = acked_pcount as u64;
     w.mib(host).add(Mib::TcpExtTCPDelivered, delivered);
     // Rearm or stop the retransmission timer.

@@ -224,9 +224,11 @@ pub fn tcp_tso_autosize(tp: &TcpSock, mss_now: u32, min_tso_segs: u32) -> u32 {
     ((bytes / mss_now as u64) as u32).max(min_tso_segs)
 }
 
-/// `tcp_tso_segs`: the cap on segments per TSO packet for this flow.
+/// `tcp_tso_segs`: the cap on segments per TSO packet for this flow; the congestion
+/// control's `min_tso_segs` (BBR) replaces the sysctl `tcp_min_tso_segs`.
 pub fn tcp_tso_segs(tp: &TcpSock, mss_now: u32) -> u32 {
-    tcp_tso_autosize(tp, mss_now, tp.net.sysctl.tcp_min_tso_segs).min(GSO_MAX_SEGS)
+    let min_tso = crate::net::ipv4::tcp_cong::min_tso_segs(tp);
+    tcp_tso_autosize(tp, mss_now, min_tso).min(GSO_MAX_SEGS)
 }
 
 /// `tcp_tso_should_defer`: hold a multi-segment skb for a bigger burst ("TSO Nagle", John
@@ -550,6 +552,7 @@ fn tso_fragment(w: &mut Stack, sk: SockId, idx: usize, len: u32, mss_now: u32) {
         tstamp_ns: 0,
         first_write_ns: skb.first_write_ns,
         retrans: false,
+        tx: skb.tx,
     };
     skb.end_seq = skb.seq + len as u64;
     skb.flags &= !(tcp_flags::PSH | tcp_flags::FIN);
@@ -634,6 +637,7 @@ fn tcp_transmit_skb(w: &mut Stack, sk: SockId, _mss_now: u32) {
             tp.tcp_wstamp_ns += len_ns;
         }
     }
+    crate::net::ipv4::tcp_rate::tcp_rate_skb_sent(tp, 0, now / 1000);
     let host = tp.host;
     let retrans = tp.write_queue[0].retrans && end_seq <= tp.high_seq;
     // Sending data carries an ACK: the receiver side's delayed ACK is satisfied.
@@ -870,9 +874,19 @@ pub fn tcp_ato_min(hz: u64) -> u64 {
 fn tcp_event_data_sent(w: &mut Stack, sk: SockId) {
     let now_j = w.jiffies();
     let hz = w.hz;
-    let tp = &mut w.socks[sk as usize];
+    let clock = crate::net::ipv4::tcp_cong::CaClock {
+        now_ns: w.now_ns,
+        jiffies: now_j as u32,
+        hz,
+    };
+    let (tp, mut rand) = w.sock_and_random(sk);
+    if tp.packets_in_flight() == 0 {
+        crate::net::ipv4::tcp_cong::cwnd_event_tx_start(tp, &clock, &mut rand);
+    }
     let rto_j = tp.rto_ns * hz / 1_000_000_000;
+    // tcp_slow_start_after_idle_check: not with a cong_control algorithm (BBR).
     if tp.net.sysctl.tcp_slow_start_after_idle
+        && !crate::net::ipv4::tcp_cong::has_cong_control(tp)
         && tp.packets_out == 0
         && now_j.saturating_sub(tp.lsndtime) > rto_j
     {

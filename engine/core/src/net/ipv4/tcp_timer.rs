@@ -131,6 +131,8 @@ fn tcp_retransmit_timer(w: &mut Stack, sk: SockId) {
     }
     let seq = tp.snd_una;
     tp.snd_ssthresh = crate::net::ipv4::tcp_cong::ssthresh(tp);
+    let (tp, mut rand) = w.sock_and_random(sk);
+    crate::net::ipv4::tcp_cong::set_state_loss(tp, &mut rand);
     tp.snd_cwnd = 1;
     tp.snd_cwnd_cnt = 0;
     tp.high_seq = tp.snd_nxt;
