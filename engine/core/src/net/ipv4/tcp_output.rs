@@ -492,7 +492,12 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
     if sent_pkts > 0 {
         return false;
     }
-    tp.packets_out == 0 && !tp.write_queue.is_empty()
+    let probe0 = tp.packets_out == 0 && !tp.write_queue.is_empty();
+    // A call that sent nothing still did its fixed work (a sending call's is in tcp_xmit_ns).
+    let host = tp.host;
+    let c = w.costs(host).write_xmit_call_ns;
+    w.charge(sk, c);
+    probe0
 }
 
 /// Trace why `tcp_write_xmit` stopped at the head of the write queue (`a`, `b`: the numbers
