@@ -256,7 +256,8 @@ pub fn bbr_bdp(tp: &TcpSock, bw: u32, gain: u32) -> u32 {
     let w = bw as u64 * bbr.min_rtt_us as u64;
     // "Apply a gain to the given value, remove the BW_SCALE shift, and round the value up to
     // avoid a negative feedback loop."
-    ((((w * gain as u64) >> BBR_SCALE) + BW_UNIT - 1) / BW_UNIT) as u32
+    // (x + BW_UNIT - 1) / BW_UNIT
+    ((w * gain as u64) >> BBR_SCALE).div_ceil(BW_UNIT) as u32
 }
 
 /// `bbr_quantization_budget`: room for three full TSO skbs (one in the qdisc, one in the NIC,
@@ -830,4 +831,279 @@ pub fn bbr_set_state_loss(tp: &mut TcpSock, rand: &mut Prandom) {
     bbr.full_bw = 0;
     bbr.round_start = true; // "treat RTO like end of a round"
     bbr_lt_bw_sampling(tp, &rs, rand);
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each test drives `bbr_main` with the rate samples a packetdrill script's ACKs would
+    //! produce: one call per round trip, `delivered` packets acked over `interval_us`.
+    use super::*;
+    use crate::net::core::sock::PacingStatus;
+    use crate::scenario::CongestionControl;
+    use crate::sim::testkit::established;
+    use crate::sim::world::World;
+
+    const RTT_US: u64 = 10_000;
+
+    /// An established 6.18 connection whose sender runs bbr, re-initialised as if its
+    /// handshake had measured a 10 ms RTT, and a 1000 HZ clock at t = 1 s.
+    fn bbr_flow() -> (World, CaClock) {
+        let mut w = established("6.18", "[socket]\nTCP_CONGESTION = \"bbr\"\n");
+        let clock = CaClock {
+            now_ns: 1_000_000_000,
+            jiffies: 1000,
+            hz: 1000,
+        };
+        let tp = &mut w.socks[0];
+        assert_eq!(tp.cc, CongestionControl::Bbr);
+        tp.srtt_us = RTT_US << 3;
+        tp.min_rtt_us = RTT_US;
+        tp.delivered = 1;
+        bbr_init(tp, &clock);
+        (w, clock)
+    }
+
+    /// One round trip: `delivered` packets acked `interval_us` after the round began, with an
+    /// RTT sample of `rtt_us`; the sample starts where the previous round ended.
+    fn round(w: &mut World, clock: &mut CaClock, delivered: u32, interval_us: u64, rtt_us: u64) {
+        clock.now_ns += interval_us * 1000;
+        clock.jiffies += (interval_us / 1000) as u32;
+        let (tp, mut rand) = w.sock_and_random(0);
+        let prior_delivered = tp.delivered;
+        tp.delivered += delivered;
+        tp.delivered_mstamp = clock.tcp_mstamp_us();
+        let rs = RateSample {
+            prior_delivered,
+            prior_mstamp: 1,
+            delivered: delivered as i32,
+            interval_us: interval_us as i64,
+            rtt_us: rtt_us as i64,
+            acked_sacked: delivered,
+            prior_in_flight: tp.packets_in_flight(),
+            ..RateSample::default()
+        };
+        bbr_main(tp, &rs, clock, &mut rand);
+    }
+
+    /// `delivered` packets per `RTT_US` as BBR's bandwidth unit (packets/µs << 24).
+    fn bw(delivered: u32) -> u32 {
+        (delivered as u64 * BW_UNIT / RTT_US) as u32
+    }
+
+    #[test]
+    fn a_bbr_socket_starts_in_startup_paced_by_tcp_at_high_gain_times_init_cwnd_over_srtt() {
+        let (w, _) = bbr_flow();
+        let tp = &w.socks[0];
+        assert_eq!(tp.ca.bbr.mode, BbrMode::Startup);
+        assert_eq!(tp.sk_pacing_status, PacingStatus::Needed);
+        assert_eq!(tp.snd_ssthresh, TCP_INFINITE_SSTHRESH);
+        // 2.89 * 10 packets / 10 ms, 1 % below: 2.89 * 1448 * 1000 * 0.99 B/s.
+        let expected = bbr_bw_to_pacing_rate(tp, bw(10), BBR_HIGH_GAIN);
+        assert_eq!(tp.sk_pacing_rate, expected);
+        assert!((4_130_000..4_160_000).contains(&expected), "{expected}");
+    }
+
+    #[test]
+    fn bbr_startup_doubles_the_pacing_rate_each_round() {
+        let (mut w, mut clock) = bbr_flow();
+        let mut rates = vec![];
+        // +0.010 < ack 20 packets   (each round delivers twice the last)
+        for delivered in [20, 40, 80, 160] {
+            round(&mut w, &mut clock, delivered, RTT_US, RTT_US);
+            rates.push(w.socks[0].sk_pacing_rate);
+            assert_eq!(w.socks[0].ca.bbr.mode, BbrMode::Startup);
+            assert_eq!(w.socks[0].ca.bbr.pacing_gain, BBR_HIGH_GAIN);
+        }
+        for pair in rates.windows(2) {
+            let ratio = pair[1] as f64 / pair[0] as f64;
+            assert!((1.99..2.01).contains(&ratio), "{rates:?}");
+        }
+        // The rate is high_gain times the max bandwidth filter.
+        let tp = &w.socks[0];
+        assert_eq!(bbr_max_bw(tp), bw(160));
+        assert_eq!(
+            tp.sk_pacing_rate,
+            bbr_bw_to_pacing_rate(tp, bw(160), BBR_HIGH_GAIN)
+        );
+    }
+
+    #[test]
+    fn bbr_leaves_startup_after_three_rounds_without_25_percent_growth() {
+        let (mut w, mut clock) = bbr_flow();
+        w.socks[0].packets_out = 300; // a queue built in STARTUP: DRAIN has work to do
+        for delivered in [20, 40, 80] {
+            round(&mut w, &mut clock, delivered, RTT_US, RTT_US);
+        }
+        // +0.040 < ack 80 packets, three times: the bandwidth is flat.
+        for n in 1..=2 {
+            round(&mut w, &mut clock, 80, RTT_US, RTT_US);
+            let bbr = &w.socks[0].ca.bbr;
+            assert_eq!(bbr.full_bw_cnt, n);
+            assert_eq!(bbr.mode, BbrMode::Startup, "after {n} flat rounds");
+        }
+        // 99 packets (< 1.25 x 80) does not count as growth either.
+        round(&mut w, &mut clock, 99, RTT_US, RTT_US);
+        let tp = &w.socks[0];
+        assert!(tp.ca.bbr.full_bw_reached);
+        assert_eq!(tp.ca.bbr.mode, BbrMode::Drain);
+        // ssthresh marks the in-flight target: the BDP (99 packets) plus three TSO skbs at
+        // STARTUP's pacing rate, rounded up to even.
+        assert_eq!(bbr_bdp(tp, bw(99), BBR_UNIT), 99);
+        assert!(tp.snd_ssthresh >= 99 + 3 * 2, "{}", tp.snd_ssthresh);
+        assert_eq!(tp.snd_ssthresh % 2, 0);
+    }
+
+    #[test]
+    fn bbr_growth_of_25_percent_restarts_the_full_pipe_count() {
+        let (mut w, mut clock) = bbr_flow();
+        for delivered in [20, 40, 80, 80, 80, 100] {
+            round(&mut w, &mut clock, delivered, RTT_US, RTT_US);
+        }
+        let bbr = &w.socks[0].ca.bbr;
+        assert_eq!((bbr.full_bw, bbr.full_bw_cnt), (bw(100), 0));
+        assert_eq!(bbr.mode, BbrMode::Startup);
+    }
+
+    #[test]
+    fn bbr_drain_pacing_gain_is_the_inverse_of_high_gain() {
+        // 2885/1000 and 1000/2885 in BBR_UNIT: the product is 1 within the rounding.
+        let product = BBR_DRAIN_GAIN * BBR_HIGH_GAIN;
+        let unit2 = BBR_UNIT * BBR_UNIT;
+        assert!(
+            product.abs_diff(unit2) * 100 < unit2,
+            "{product} vs {unit2}"
+        );
+        let (mut w, mut clock) = bbr_flow();
+        w.socks[0].packets_out = 300;
+        for delivered in [20, 40, 80, 80, 80, 80] {
+            round(&mut w, &mut clock, delivered, RTT_US, RTT_US);
+        }
+        let tp = &w.socks[0];
+        assert_eq!(tp.ca.bbr.mode, BbrMode::Drain);
+        assert_eq!(tp.ca.bbr.pacing_gain, BBR_DRAIN_GAIN);
+        // Once the pipe is full the rate may fall: it is the drain gain times bw now.
+        assert_eq!(
+            tp.sk_pacing_rate,
+            bbr_bw_to_pacing_rate(tp, bw(80), BBR_DRAIN_GAIN)
+        );
+    }
+
+    #[test]
+    fn bbr_enters_probe_bw_once_in_flight_falls_to_the_bdp() {
+        let (mut w, mut clock) = bbr_flow();
+        w.socks[0].packets_out = 300;
+        for delivered in [20, 40, 80, 80, 80, 80] {
+            round(&mut w, &mut clock, delivered, RTT_US, RTT_US);
+        }
+        assert_eq!(w.socks[0].ca.bbr.mode, BbrMode::Drain);
+        w.socks[0].packets_out = 80; // the queue has drained
+        round(&mut w, &mut clock, 80, RTT_US, RTT_US);
+        let bbr = &w.socks[0].ca.bbr;
+        assert_eq!(bbr.mode, BbrMode::ProbeBw);
+        // A random phase, but never the 3/4 drain phase first (cycle_rand = 7 of 8).
+        assert_ne!(bbr.cycle_idx, 1);
+        assert_eq!(bbr.cwnd_gain, BBR_CWND_GAIN);
+    }
+
+    #[test]
+    fn bbr_probe_bw_cycles_five_fourths_three_fourths_then_six_phases_at_one() {
+        let (mut w, _) = bbr_flow();
+        let tp = &mut w.socks[0];
+        tp.ca.bbr.mode = BbrMode::ProbeBw;
+        tp.ca.bbr.cycle_idx = CYCLE_LEN - 1;
+        let mut gains = vec![];
+        for _ in 0..CYCLE_LEN {
+            bbr_advance_cycle_phase(tp);
+            bbr_update_gains(tp);
+            gains.push(tp.ca.bbr.pacing_gain);
+        }
+        assert_eq!(gains, [320, 192, 256, 256, 256, 256, 256, 256]);
+    }
+
+    #[test]
+    fn bbr_probe_rtt_drops_cwnd_to_four_after_ten_seconds_without_a_lower_rtt() {
+        let (mut w, mut clock) = bbr_flow();
+        for delivered in [20, 40, 80, 80, 80, 80, 80] {
+            round(&mut w, &mut clock, delivered, RTT_US, RTT_US);
+        }
+        assert_eq!(w.socks[0].ca.bbr.mode, BbrMode::ProbeBw);
+        let cwnd = w.socks[0].snd_cwnd;
+        assert!(cwnd > 100, "{cwnd}");
+        // +10.000: RTT samples of 12 ms only; the 10 ms min_rtt is older than 10 s.
+        clock.now_ns += 10_000_000_000;
+        clock.jiffies += 10_000;
+        w.socks[0].packets_out = 4;
+        round(&mut w, &mut clock, 80, RTT_US, 12_000);
+        let tp = &w.socks[0];
+        assert_eq!(tp.ca.bbr.mode, BbrMode::ProbeRtt);
+        assert_eq!(tp.snd_cwnd, BBR_CWND_MIN_TARGET);
+        assert_eq!(tp.ca.bbr.prior_cwnd, cwnd);
+        assert_eq!(
+            tp.ca.bbr.min_rtt_us, 12_000,
+            "the expired filter takes the new RTT"
+        );
+        // In flight is at 4: PROBE_RTT lasts 200 ms and at least one round.
+        assert_eq!(tp.ca.bbr.probe_rtt_done_stamp, clock.jiffies + 200);
+        round(&mut w, &mut clock, 4, RTT_US, 12_000);
+        assert_eq!(
+            w.socks[0].ca.bbr.mode,
+            BbrMode::ProbeRtt,
+            "only 10 ms later"
+        );
+        round(&mut w, &mut clock, 4, 200_000, 12_000);
+        let tp = &w.socks[0];
+        assert_eq!(tp.ca.bbr.mode, BbrMode::ProbeBw);
+        // cwnd is restored, then this ACK's 4 packets are added (bbr_set_cwnd).
+        assert_eq!(tp.snd_cwnd, cwnd + 4, "cwnd restored");
+    }
+
+    #[test]
+    fn bbr_ignores_an_app_limited_sample_below_its_max_bandwidth() {
+        let (mut w, mut clock) = bbr_flow();
+        round(&mut w, &mut clock, 40, RTT_US, RTT_US);
+        let (tp, mut rand) = w.sock_and_random(0);
+        let rs = RateSample {
+            prior_delivered: tp.delivered,
+            prior_mstamp: 1,
+            delivered: 5,
+            interval_us: RTT_US as i64,
+            rtt_us: RTT_US as i64,
+            acked_sacked: 5,
+            is_app_limited: true,
+            ..RateSample::default()
+        };
+        tp.delivered += 5;
+        bbr_main(tp, &rs, &clock, &mut rand);
+        assert_eq!(bbr_max_bw(tp), bw(40));
+    }
+
+    #[test]
+    fn bbr_sends_one_segment_tso_packets_below_1_2_mbit_s() {
+        let (mut w, _) = bbr_flow();
+        let tp = &mut w.socks[0];
+        tp.sk_pacing_rate = 149_999; // bytes per second
+        assert_eq!(bbr_min_tso_segs(tp), 1);
+        assert_eq!(crate::net::ipv4::tcp_cong::min_tso_segs(tp), 1);
+        tp.sk_pacing_rate = 150_000;
+        assert_eq!(bbr_min_tso_segs(tp), 2);
+        // tso_segs_goal: about 1 ms of data (rate >> 10), at most 127 segments.
+        tp.sk_pacing_rate = 10 * 1448 * 1024;
+        assert_eq!(bbr_tso_segs_goal(tp), 10);
+        tp.sk_pacing_rate = 1 << 40;
+        assert_eq!(
+            bbr_tso_segs_goal(tp),
+            (65_536 - 1 - tp.profile.max_tcp_header) / 1448
+        );
+    }
+
+    #[test]
+    fn bbr_provisions_three_times_cwnd_of_send_buffer() {
+        let mut w = established("6.18", "[socket]\nTCP_CONGESTION = \"bbr\"\n");
+        let tp = &mut w.socks[0];
+        tp.sk_sndbuf = 0;
+        tp.snd_cwnd = 10;
+        crate::net::ipv4::tcp_input::tcp_sndbuf_expand(tp);
+        // 3 * 10 * 4352 (cubic: 2 * 10 * 4352)
+        assert_eq!(tp.sk_sndbuf, 130_560);
+    }
 }
