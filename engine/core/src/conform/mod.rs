@@ -244,20 +244,45 @@ pub fn in_band(model: f64, r: &Recorded) -> bool {
     within || (r.min <= model && model <= r.max)
 }
 
-/// `HOST:xmit_len_p50|p90|max`: the lengths of the packets `HOST` handed to its device
-/// (`net:net_dev_start_xmit`'s `len`, link-layer header included), from the trace's `xmit`
-/// events. A TSO skb is one packet; with GSO in software the device sees the segments, which
-/// this does not split.
+/// `HOST:xmit_len_p50|p90|max`: the lengths of the packets `HOST`'s device transmits
+/// (`net:net_dev_start_xmit`'s `len`, link-layer header included). A TSO skb is one packet
+/// (the trace's `xmit`); an skb that software GSO split (`gso_segment`: TSO or GSO off) is
+/// its segments, each of one MSS of payload with the skb's headers, the last one shorter.
 fn xmit_len(trace: &Trace, host_index: u16, which: &str) -> Option<f64> {
-    let mut lens: Vec<u64> = trace
+    let split: std::collections::BTreeSet<u64> = trace
         .records
         .iter()
         .filter(|r| r.host == host_index)
         .filter_map(|r| match r.ev {
-            Ev::Xmit { len, .. } => Some(len),
+            Ev::GsoSegment { pkt, segs } if segs > 1 => Some(pkt),
             _ => None,
         })
         .collect();
+    let mut lens: Vec<u64> = Vec::new();
+    for r in trace.records.iter().filter(|r| r.host == host_index) {
+        if let Ev::Xmit {
+            pkt,
+            seq,
+            end_seq,
+            segs,
+            len,
+            ..
+        } = r.ev
+        {
+            let payload = end_seq - seq;
+            if segs > 1 && split.contains(&pkt) && payload > 0 {
+                let hdr = len - payload;
+                let mss = payload.div_ceil(segs);
+                let full = payload / mss;
+                lens.extend(std::iter::repeat_n(mss + hdr, full as usize));
+                if payload % mss != 0 {
+                    lens.push(payload % mss + hdr);
+                }
+            } else {
+                lens.push(len);
+            }
+        }
+    }
     if lens.is_empty() {
         return None;
     }
