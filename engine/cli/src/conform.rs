@@ -93,9 +93,12 @@ fn num(x: f64) -> String {
     }
 }
 
-/// The table a terminal prints; returns whether the run passes.
-pub fn print_table(rows: &[Row]) -> bool {
-    println!(
+/// The table a terminal prints, and whether the run passes.
+pub fn table(rows: &[Row]) -> (String, bool) {
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
         "{:<30} {:<28} {:>12} {:>12} {:>22} {:>7}  verdict",
         "experiment", "value", "model", "real", "real min..max", "ratio"
     );
@@ -109,7 +112,8 @@ pub fn print_table(rows: &[Row]) -> bool {
         } else {
             "MISS".to_string()
         };
-        println!(
+        let _ = writeln!(
+            o,
             "{:<30} {:<28} {:>12} {:>12} {:>22} {:>7}  {}",
             r.experiment,
             r.value,
@@ -122,7 +126,7 @@ pub fn print_table(rows: &[Row]) -> bool {
             verdict
         );
     }
-    println!();
+    o.push('\n');
     let mut per: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for r in rows {
         let e = per.entry(&r.experiment).or_default();
@@ -132,12 +136,13 @@ pub fn print_table(rows: &[Row]) -> bool {
         }
     }
     for (e, (ok, n)) in &per {
-        println!("{e:<30} {ok:>3} of {n:<3} in band");
+        let _ = writeln!(o, "{e:<30} {ok:>3} of {n:<3} in band");
     }
     let ok = rows.iter().filter(|r| r.in_band).count();
     let unexplained = rows.iter().filter(|r| r.unexplained_miss()).count();
     let stale = rows.iter().filter(|r| r.stale_known_failure()).count();
-    println!(
+    let _ = writeln!(
+        o,
         "\n{} experiments, {} values: {} in band ({:.0} %), {} misses with a known_failure, {} unexplained misses, {} stale known_failures",
         per.len(),
         rows.len(),
@@ -147,7 +152,7 @@ pub fn print_table(rows: &[Row]) -> bool {
         unexplained,
         stale
     );
-    unexplained == 0 && stale == 0
+    (o, unexplained == 0 && stale == 0)
 }
 
 /// Whether the rows pass (for `--json`, which prints no verdict).

@@ -503,15 +503,18 @@ fn conform_main(args: Vec<String>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let pass = if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&rows).expect("rows serialize")
-        );
-        conform::passes(&rows)
+    let (text, pass) = if json {
+        let mut t = serde_json::to_string_pretty(&rows).expect("rows serialize");
+        t.push('\n');
+        (t, conform::passes(&rows))
     } else {
-        conform::print_table(&rows)
+        conform::table(&rows)
     };
+    // A closed pipe ends quietly, as for every other command.
+    let mut o = io::stdout().lock();
+    if let Err(e) = o.write_all(text.as_bytes()).and_then(|_| o.flush()) {
+        return write_failed(&e);
+    }
     if pass {
         ExitCode::SUCCESS
     } else {

@@ -23,7 +23,9 @@ fn stdout(o: &Output) -> String {
 #[test]
 fn a_closed_output_pipe_ends_quietly() {
     let tsq = format!("{SCENARIOS}/tcp-small-queues.toml");
+    let conformance = format!("{SCENARIOS}/conformance");
     for args in [
+        vec!["conform", conformance.as_str(), "--only", "pingpong-lo-default"],
         vec!["keys"],
         vec!["keys", "--markdown"],
         vec!["--help"],
