@@ -10,6 +10,11 @@ const subpathPort = Number(process.env.SENDPATH_SUBPATH_PORT ?? 4180);
 // The embed's own origin, and the origin of the page that embeds it (e2e/embed.spec.ts).
 const embedPort = Number(process.env.SENDPATH_EMBED_PORT ?? 4181);
 const hostPort = Number(process.env.SENDPATH_HOST_PORT ?? 4182);
+// The dev server, as `npm start` serves the site (e2e/devserver.spec.ts).
+const devPort = Number(process.env.SENDPATH_DEV_PORT ?? 4183);
+
+/** Where the dev server listens (e2e/devserver.spec.ts): the suite's other tests use the build. */
+export const DEV_URL = `http://127.0.0.1:${devPort}/`;
 
 /** Where the sub-path server mounts dist/ (e2e/subpath.spec.ts). */
 export const SUBPATH_PREFIX = '/courses/networking/sendpath/';
@@ -67,6 +72,15 @@ export default defineConfig({
       url: `http://127.0.0.1:${hostPort}/`,
       reuseExistingServer: false,
       timeout: 30_000,
+    },
+    {
+      // The dev server: what `npm start` runs once the engine is built (`vite`, the same config,
+      // React in development mode with StrictMode's double effects, modules and the worker
+      // served unbundled). Only e2e/devserver.spec.ts visits it.
+      command: `node node_modules/vite/bin/vite.js --host 127.0.0.1 --port ${devPort} --strictPort`,
+      url: DEV_URL,
+      reuseExistingServer: false,
+      timeout: 60_000,
     },
   ],
 });

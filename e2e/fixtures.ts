@@ -220,6 +220,21 @@ export class SendpathPage {
     }
   }
 
+  /**
+   * How many different colours the canvas `target` holds (sampling every 7th pixel): 1 for a
+   * blank picture, dozens for a painted pipeline.
+   */
+  colours(target: Locator): Promise<number> {
+    return target.evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      const seen = new Set<number>();
+      for (let i = 0; i < d.length; i += 4 * 7) {
+        seen.add(((d[i]! << 24) | (d[i + 1]! << 16) | (d[i + 2]! << 8) | d[i + 3]!) >>> 0);
+      }
+      return seen.size;
+    });
+  }
+
   /** Reads the number of frames the pipelines have painted. */
   draws(): Promise<number> {
     return this.page.evaluate(

@@ -27,11 +27,13 @@ async function main() {
   const subpathPort = await freePort();
   const embedPort = await freePort();
   const hostPort = await freePort();
+  const devPort = await freePort();
   const e2eEnv = {
     SENDPATH_PREVIEW_PORT: String(previewPort),
     SENDPATH_SUBPATH_PORT: String(subpathPort),
     SENDPATH_EMBED_PORT: String(embedPort),
     SENDPATH_HOST_PORT: String(hostPort),
+    SENDPATH_DEV_PORT: String(devPort),
   };
 
   const steps = [
@@ -121,7 +123,7 @@ async function main() {
       hint: 'the production build failed',
     },
     {
-      name: 'playwright (end to end, production build)',
+      name: 'playwright (end to end, production build and dev server)',
       cmd: bin('playwright'),
       args: ['test'],
       env: e2eEnv,

@@ -263,9 +263,13 @@ export function Pipeline({ side, highlight = [] }: { side: Side; highlight?: rea
   useEffect(() => {
     schedule();
   }, [schedule, size, theme]);
+  // The cleanup forgets the cancelled frame: React's StrictMode (the dev server, `npm start`)
+  // unmounts and remounts every component once, and a stale id here would make `schedule` believe
+  // a frame is pending forever, so the canvas would never paint.
   useEffect(
     () => () => {
       if (frame.current !== null) cancelAnimationFrame(frame.current);
+      frame.current = null;
     },
     [],
   );
