@@ -35,6 +35,7 @@ use crate::net::sched::sch_api::Qdisc;
 use crate::net::sched::sch_fq::{Fq, FqConfig};
 use crate::net::sched::sch_fq_codel::{FqCodel, FqCodelConfig};
 use crate::net::sched::sch_generic::PfifoFast;
+use crate::net::sched::sch_tbf::{Tbf, TbfConfig};
 use crate::scenario::cpu_costs::CpuCosts;
 use crate::scenario::{Config, HostConfig, QdiscKind};
 use crate::trace::{Ev, Trace};
@@ -159,7 +160,7 @@ impl Stack {
         let n = cfg.hosts.len();
         for (i, hc) in cfg.hosts.iter().enumerate() {
             let hc = Arc::new(hc.clone());
-            let qdisc = make_qdisc(&cfg, &hc);
+            let qdisc = make_qdisc(&cfg, &hc, i as u16);
             let mut dev = NetDevice::with_params(
                 i as u16,
                 DevConfig {
@@ -380,7 +381,7 @@ impl Stack {
 }
 
 /// The root qdisc of a host's device, from the scenario's `tc` keys and the kernel profile.
-fn make_qdisc(cfg: &Config, hc: &HostConfig) -> Qdisc {
+fn make_qdisc(cfg: &Config, hc: &HostConfig, host: u16) -> Qdisc {
     if cfg.link.loopback {
         return Qdisc::Noqueue;
     }
@@ -415,6 +416,18 @@ fn make_qdisc(cfg: &Config, hc: &HostConfig) -> Qdisc {
             f.target_us = (q.fq_codel_target_ns / 1000) as u32;
             f.interval_us = (q.fq_codel_interval_ns / 1000) as u32;
             Qdisc::FqCodel(FqCodel::new(f))
+        }
+        QdiscKind::Tbf => {
+            // tc qdisc add dev DEV root tbf rate R burst B (limit L | latency T)
+            let mut t = TbfConfig::tc(
+                q.tbf_rate_bytes_ps,
+                q.tbf_burst_bytes,
+                q.tbf_limit_bytes,
+                q.tbf_latency_us,
+            );
+            // tbf_segment's segments: the upper half of the host's range of device segment ids.
+            t.seg_id_base = crate::net::core::dev::SEG_ID_BASE + ((host as u64) << 36) + (1 << 35);
+            Qdisc::Tbf(Tbf::new(t))
         }
     }
 }

@@ -1042,6 +1042,7 @@ pub enum QdiscKind {
     PfifoFast,
     Fq,
     FqCodel,
+    Tbf,
 }
 
 #[derive(Clone, Debug)]
@@ -1062,6 +1063,12 @@ pub struct QdiscConfig {
     pub fq_codel_quantum: u32,
     pub fq_codel_target_ns: u64,
     pub fq_codel_interval_ns: u64,
+    /// tbf's `rate` (bytes per second), `burst` and `limit` (bytes) as tc hands them to the
+    /// kernel (`limit` already computed from `latency` when the scenario gives no limit).
+    pub tbf_rate_bytes_ps: u64,
+    pub tbf_burst_bytes: u32,
+    pub tbf_limit_bytes: u32,
+    pub tbf_latency_us: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -1115,6 +1122,7 @@ impl HostConfig {
             "pfifo_fast" => QdiscKind::PfifoFast,
             "fq" => QdiscKind::Fq,
             "fq_codel" => QdiscKind::FqCodel,
+            "tbf" => QdiscKind::Tbf,
             _ if loopback => QdiscKind::Noqueue,
             _ => match g.str("net.core.default_qdisc") {
                 "fq" => QdiscKind::Fq,
@@ -1177,6 +1185,11 @@ impl HostConfig {
                 fq_codel_quantum: g.int("tc.fq_codel.quantum") as u32,
                 fq_codel_target_ns: g.int("tc.fq_codel.target_us") as u64 * 1000,
                 fq_codel_interval_ns: g.int("tc.fq_codel.interval_us") as u64 * 1000,
+                // tc's "mbit" is 10^6 bit/s; get_rate64 gives bytes per second.
+                tbf_rate_bytes_ps: g.int("tc.tbf.rate_mbit") as u64 * 1_000_000 / 8,
+                tbf_burst_bytes: g.int("tc.tbf.burst_bytes") as u32,
+                tbf_limit_bytes: g.int("tc.tbf.limit_bytes") as u32,
+                tbf_latency_us: g.int("tc.tbf.latency_ms") as u64 * 1000,
             },
             nic: NicConfig {
                 tx_ring: g.int("ethtool.tx") as u32,

@@ -203,6 +203,8 @@ impl World {
                     h.cfg.qdisc.fq_codel_limit as u64 + 1
                 }
                 crate::net::sched::sch_api::Qdisc::Noqueue => 0,
+                // a bfifo of `limit` bytes: never more packets than bytes
+                crate::net::sched::sch_api::Qdisc::Tbf(t) => t.limit as u64,
             };
             // The limit is checked at enqueue; `__dev_requeue_skb` may add back the segments of one
             // software-GSO skb the driver refused (q->gso_skb), counted in qlen (at most 64 KB of

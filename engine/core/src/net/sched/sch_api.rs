@@ -9,6 +9,7 @@ use crate::include::linux::skbuff::Packet;
 use crate::net::sched::sch_fq::Fq;
 use crate::net::sched::sch_fq_codel::FqCodel;
 use crate::net::sched::sch_generic::{Dequeue, EnqueueResult, PfifoFast, QdiscEvent, QdiscStats};
+use crate::net::sched::sch_tbf::Tbf;
 
 /// The qdisc kinds the model implements.
 // One qdisc per device, built once and never moved on the hot path: the size of the largest
@@ -21,6 +22,7 @@ pub enum Qdisc {
     PfifoFast(PfifoFast),
     Fq(Fq),
     FqCodel(FqCodel),
+    Tbf(Tbf),
 }
 
 impl Qdisc {
@@ -30,6 +32,7 @@ impl Qdisc {
             Qdisc::PfifoFast(_) => "pfifo_fast",
             Qdisc::Fq(_) => "fq",
             Qdisc::FqCodel(_) => "fq_codel",
+            Qdisc::Tbf(_) => "tbf",
         }
     }
 
@@ -39,6 +42,7 @@ impl Qdisc {
             Qdisc::PfifoFast(q) => q.enqueue(pkt, now_ns),
             Qdisc::Fq(q) => q.enqueue(pkt, now_ns),
             Qdisc::FqCodel(q) => q.enqueue(pkt, now_ns),
+            Qdisc::Tbf(q) => q.enqueue(pkt, now_ns),
         }
     }
 
@@ -48,6 +52,7 @@ impl Qdisc {
             Qdisc::PfifoFast(q) => q.dequeue(now_ns),
             Qdisc::Fq(q) => q.dequeue(now_ns),
             Qdisc::FqCodel(q) => q.dequeue(now_ns),
+            Qdisc::Tbf(q) => q.dequeue(now_ns),
         }
     }
 
@@ -59,16 +64,18 @@ impl Qdisc {
             Qdisc::PfifoFast(q) => q.requeue(pkt),
             Qdisc::Fq(q) => q.requeue(pkt),
             Qdisc::FqCodel(q) => q.requeue(pkt),
+            Qdisc::Tbf(q) => q.requeue(pkt),
         }
     }
 
     /// `TCQ_F_CAN_BYPASS`: may `__dev_xmit_skb` hand a packet straight to the driver when
-    /// this qdisc is empty? (pfifo_fast, fq_codel: yes; fq: no, it has its own fast path.)
+    /// this qdisc is empty? (pfifo_fast, fq_codel: yes; fq: no, it has its own fast path;
+    /// tbf: no, every packet must pay its tokens.)
     pub fn can_bypass(&self) -> bool {
         match self {
             Qdisc::Noqueue => false,
             Qdisc::PfifoFast(q) => q.can_bypass,
-            Qdisc::Fq(_) => false,
+            Qdisc::Fq(_) | Qdisc::Tbf(_) => false,
             Qdisc::FqCodel(q) => q.can_bypass(),
         }
     }
@@ -78,17 +85,20 @@ impl Qdisc {
         match self {
             Qdisc::PfifoFast(q) => q.bypass(pkt),
             Qdisc::FqCodel(q) => q.bypass(pkt),
-            Qdisc::Noqueue | Qdisc::Fq(_) => panic!("{} cannot be bypassed", self.kind()),
+            Qdisc::Noqueue | Qdisc::Fq(_) | Qdisc::Tbf(_) => {
+                panic!("{} cannot be bypassed", self.kind())
+            }
         }
     }
 
     /// Appends to `out` what the qdisc did since the last call besides its results
-    /// (throttles, pacing marks, drops during dequeue).
+    /// (throttles, pacing marks, drops during dequeue, tbf's drops of segments).
     pub fn drain_events(&mut self, out: &mut Vec<QdiscEvent>) {
         match self {
             Qdisc::Noqueue | Qdisc::PfifoFast(_) => {}
             Qdisc::Fq(q) => q.drain_events(out),
             Qdisc::FqCodel(q) => q.drain_events(out),
+            Qdisc::Tbf(q) => q.drain_events(out),
         }
     }
 
@@ -100,6 +110,7 @@ impl Qdisc {
             Qdisc::PfifoFast(q) => q.requeued_len(),
             Qdisc::Fq(q) => q.requeued_len(),
             Qdisc::FqCodel(q) => q.requeued_len(),
+            Qdisc::Tbf(q) => q.requeued_len(),
         }
     }
 
@@ -110,6 +121,7 @@ impl Qdisc {
             Qdisc::PfifoFast(q) => q.qlen(),
             Qdisc::Fq(q) => q.qlen(),
             Qdisc::FqCodel(q) => q.qlen(),
+            Qdisc::Tbf(q) => q.qlen(),
         }
     }
 
@@ -120,6 +132,7 @@ impl Qdisc {
             Qdisc::PfifoFast(q) => q.backlog_bytes(),
             Qdisc::Fq(q) => q.backlog_bytes(),
             Qdisc::FqCodel(q) => q.backlog_bytes(),
+            Qdisc::Tbf(q) => q.backlog_bytes(),
         }
     }
 
@@ -129,6 +142,7 @@ impl Qdisc {
             Qdisc::PfifoFast(q) => q.stats(),
             Qdisc::Fq(q) => q.stats(),
             Qdisc::FqCodel(q) => q.stats(),
+            Qdisc::Tbf(q) => q.stats(),
         }
     }
 }

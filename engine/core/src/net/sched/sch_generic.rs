@@ -69,6 +69,9 @@ pub enum DropReason {
     /// A `noqueue` device whose TX queue is stopped (`__dev_queue_xmit`: "Virtual device
     /// asks to queue packet!").
     TxQueueStopped,
+    /// tbf: a packet larger than the bucket (`max_size`) that is not GSO, so `tbf_segment`
+    /// cannot split it.
+    Oversize,
 }
 
 /// Result of a dequeue attempt.
