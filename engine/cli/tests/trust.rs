@@ -25,7 +25,12 @@ fn a_closed_output_pipe_ends_quietly() {
     let tsq = format!("{SCENARIOS}/tcp-small-queues.toml");
     let conformance = format!("{SCENARIOS}/conformance");
     for args in [
-        vec!["conform", conformance.as_str(), "--only", "pingpong-lo-default"],
+        vec![
+            "conform",
+            conformance.as_str(),
+            "--only",
+            "pingpong-lo-default",
+        ],
         vec!["keys"],
         vec!["keys", "--markdown"],
         vec!["--help"],

@@ -364,18 +364,20 @@ pub fn sk_stream_write_space(w: &mut Stack, sk: SockId) {
             sndbuf: b,
             notsent: n,
         });
-        let now = w.now_ns;
-        w.schedule(now, Event::App(app));
+        // The woken writer runs once the scheduler has brought it in on its CPU.
+        let t = w.now_ns + w.costs(host).wakeup_ns;
+        w.schedule(t, Event::App(app));
     }
 }
 
-/// `sk_data_ready`: wake a reader waiting for data.
+/// `sk_data_ready`: wake a reader waiting for data; it runs after the wake-up latency.
 pub fn sk_data_ready(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
     if tp.reader_waiting {
         tp.reader_waiting = false;
-        let (app, now) = (tp.app, w.now_ns);
-        w.schedule(now, Event::App(app));
+        let (app, host) = (tp.app, tp.host);
+        let t = w.now_ns + w.costs(host).wakeup_ns;
+        w.schedule(t, Event::App(app));
     }
 }
 
