@@ -257,9 +257,9 @@ fn notsent_lowat_makes_each_of_200_writers_wake_several_times_as_often() {
 
 const LOWAT_CPU_BOUND: &str = "since the receiver offers 3.13's initial window of 20 MSS \
 (tcp_default_init_rwnd, 85f16525a2eb) instead of 10, the single 16 KB writer with the limit runs \
-CPU-bound (cpu 0.099 s of 0.1 s, 16.5 Gbit/s): each write leaves at once as an 11-MSS packet with a \
+CPU-bound (cpu 0.098 s of 0.1 s, 17.4 Gbit/s): each write leaves at once as an 11-MSS packet with a \
 sub-MSS tail that Nagle holds, TSQ never throttles the flow, so no 128 KB stay unsent and the \
-writer almost never sleeps (86 times in 1 s, against 1137 without the limit). With a 10-MSS start \
+writer almost never sleeps (46 times in 1 s, against 1130 without the limit). With a 10-MSS start \
 the same run stayed ahead of the wire with 64 KB skbs and slept every 132 kB. Which regime Linux \
 3.13 picks is not known; the commit's writer slept about 6.5 times as often with the limit";
 
