@@ -67,7 +67,7 @@ export const keysZh: Record<string, string> = {
   'net.ipv4.tcp_mem':
     'TCP 内存阈值，以页计（低、压力、高）；内核按内存大小设定（这里：一台 64 GB 的主机）',
   'net.ipv4.tcp_slow_start_after_idle': '空闲超过 RTO 后重置拥塞窗口',
-  'net.ipv4.tcp_congestion_control': '默认拥塞控制算法（模型实现了 CUBIC 和 Reno）',
+  'net.ipv4.tcp_congestion_control': '默认拥塞控制算法（模型实现了 CUBIC、Reno 和 BBR）',
   'net.ipv4.tcp_pacing_ss_ratio': '慢启动中的 sk_pacing_rate，为 cwnd * mss / srtt 的百分比',
   'net.ipv4.tcp_pacing_ca_ratio': '拥塞避免中的 sk_pacing_rate，为 cwnd * mss / srtt 的百分比',
   'net.ipv4.tcp_timestamps':
@@ -87,6 +87,11 @@ export const keysZh: Record<string, string> = {
   'tc.fq.refill_delay_ms': 'fq：数据流空闲多久后恢复其额度',
   'tc.fq.pacing': 'fq：执行 pacing 限速（nopacing = 0）',
   'tc.fq.horizon_ms': 'fq：时间戳超出此范围的数据包被丢弃（5.7+）',
+  'tc.tbf.rate_mbit': 'tbf：令牌速率（tc 的 rate），Mbit/s',
+  'tc.tbf.burst_bytes': 'tbf：桶深度（tc 的 burst），字节；更大的 GSO 包被切分，其他包被丢弃',
+  'tc.tbf.latency_ms':
+    'tbf：在队列中的最长等待（tc 的 latency）；设定 limit = rate * latency + burst',
+  'tc.tbf.limit_bytes': 'tbf：队列容纳的字节数（tc 的 limit）；0 = 由 tc.tbf.latency_ms 计算',
   'tc.fq_codel.limit': 'fq_codel：qdisc 中最多的数据包数',
   'tc.fq_codel.flows': 'fq_codel：数据流桶的数量',
   'tc.fq_codel.quantum': 'fq_codel：每轮一个数据流可出队的字节数',
