@@ -93,3 +93,30 @@ test('the embed has no serious accessibility violation, before and after play, a
   );
   expect(unlabelled).toEqual([]);
 });
+
+test('with the system in dark mode, lessons, the lesson list and About are dark and have no serious accessibility violation', async ({
+  page,
+}) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  /** The page's background luminance, 0 (black) .. 255 (white). */
+  const luminance = () =>
+    page.evaluate(() => {
+      const [r, g, b] = getComputedStyle(document.body)
+        .backgroundColor.match(/\d+/g)!
+        .map(Number) as [number, number, number];
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    });
+  for (const q of [
+    '?lesson=autocorking&step=2&lang=en',
+    '?view=lessons&lang=en',
+    '?view=about&lang=en',
+    '?lang=en',
+  ]) {
+    await page.goto(`./${q}`);
+    await expect(page.locator('footer')).toBeVisible();
+    if (q.includes('lesson=')) await expect(page.locator('#step-h')).toBeVisible();
+    if (q.includes('about')) await expect(page.locator('article h2').first()).toBeVisible();
+    expect(await luminance(), q).toBeLessThan(60);
+    expect(await seriousViolations(page), q).toEqual([]);
+  }
+});
