@@ -11,6 +11,7 @@ import { memo, useEffect, useMemo } from 'react';
 
 import type { Side } from '../engine/protocol';
 import { groupRange, LEN_EDGES, type RunModel } from '../model/derive';
+import { hostRates } from '../model/rates';
 import { formatBitRate, formatBytes, formatNs } from '../model/format';
 import { useClock, useCursor, useSite, useStore } from './context';
 import { msg } from '../i18n/messages';
@@ -18,7 +19,8 @@ import { perf } from './perf';
 
 const W = 560;
 const H = 190;
-const M = { l: 64, r: 58, t: 10, b: 26 };
+// The top margin holds the axis titles above the highest tick label, never over it.
+const M = { l: 64, r: 58, t: 22, b: 26 };
 
 interface SideModel {
   side: Side;
@@ -82,9 +84,9 @@ function YAxis({
       ))}
       <text
         className="axis-title"
-        x={x + (right ? 4 : -4)}
-        y={M.t - 1}
-        textAnchor={right ? 'start' : 'end'}
+        x={right ? W - 2 : 2}
+        y={M.t - 10}
+        textAnchor={right ? 'end' : 'start'}
       >
         {label}
       </text>
@@ -145,23 +147,18 @@ const Throughput = memo(function Throughput({
 }) {
   useLang(); // memo: re-render on a language switch too
   const seek = useSeek(x);
+  // Rates over a trailing window of at least one packet's serialization, never above the link
+  // (model/rates.ts).
   const series = runs.map(({ side, m, sk }) => {
-    const c = m.charts;
-    const total = new Float64Array(c.bins);
-    for (let s = 0; s < m.socks.n; s++) {
-      for (let i = 0; i < c.bins; i++) total[i]! += c.ackedBytes[s * c.bins + i]!;
-    }
     const host = m.summary.result.sockets[sk]?.host ?? 0;
-    return {
-      side,
-      c,
-      total,
-      wire: c.wireBytes.subarray(host * c.bins, (host + 1) * c.bins),
-      perBps: 8e9 / c.binNs,
-    };
+    return { side, c: m.charts, r: hostRates(m.charts, host) };
   });
+  const links = series.map((s) => s.r.linkBps).filter((v) => v > 0);
   const top =
-    max(series.flatMap((s) => [max(s.total) ?? 0, max(s.wire) ?? 0].map((v) => v * s.perBps))) ?? 1;
+    max(
+      series.flatMap((s) => [max(s.r.goodputBps) ?? 0, max(s.r.wireBps) ?? 0, s.r.linkBps || 0]),
+    ) ?? 1;
+  const windowNs = max(series, (s) => s.r.windowNs) ?? 0;
   const y = scaleLinear()
     .domain([0, top || 1])
     .nice()
@@ -170,30 +167,48 @@ const Throughput = memo(function Throughput({
     <figure>
       <figcaption>{msg.charts.throughput}</figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={msg.charts.throughput} onClick={seek}>
-        <YAxis y={y} fmt={formatBitRate} label="bit/s" />
+        <YAxis y={y} fmt={formatBitRate} label={msg.charts.rateAxis(formatNs(windowNs))} />
         <XAxis x={x} from={x.domain()[0]!} />
+        {[...new Set(links)].map((bps) => (
+          <line
+            key={bps}
+            className="s-link"
+            data-testid="link-rate"
+            x1={M.l}
+            x2={W - M.r}
+            y1={y(bps)}
+            y2={y(bps)}
+          />
+        ))}
         {series.map((s) => (
           <g key={s.side} className={`side-${s.side}`}>
             <path
               className="s-wire"
-              d={binsPath(s.wire, 0, s.c.bins, s.c.from, s.c.binNs, x, y, s.perBps)}
+              d={binsPath(s.r.wireBps, 0, s.c.bins, s.c.from, s.c.binNs, x, y)}
             />
             <path
               className="s-main"
-              d={binsPath(s.total, 0, s.c.bins, s.c.from, s.c.binNs, x, y, s.perBps)}
+              d={binsPath(s.r.goodputBps, 0, s.c.bins, s.c.from, s.c.binNs, x, y)}
             />
           </g>
         ))}
         <Cursor x={x} />
       </svg>
       <Legend
-        items={runs.flatMap((r) => [
-          {
-            label: `${label(runs, r.side)}${msg.charts.throughput.split(' (')[0]}`,
-            cls: `side-${r.side} s-main`,
-          },
-          { label: `${label(runs, r.side)}${msg.charts.wire}`, cls: `side-${r.side} s-wire` },
-        ])}
+        items={runs
+          .flatMap((r) => [
+            {
+              label: `${label(runs, r.side)}${msg.charts.throughput.split(' (')[0]}`,
+              cls: `side-${r.side} s-main`,
+            },
+            { label: `${label(runs, r.side)}${msg.charts.wire}`, cls: `side-${r.side} s-wire` },
+          ])
+          .concat(
+            [...new Set(links)].map((bps) => ({
+              label: msg.charts.linkRate(formatBitRate(bps)),
+              cls: 's-link',
+            })),
+          )}
       />
     </figure>
   );
@@ -378,7 +393,7 @@ const Histogram = memo(function Histogram({
     <figure>
       <figcaption>{title}</figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={title}>
-        <YAxis y={y} fmt={(v) => `${Math.round(v * 100)}%`} label={msg.charts.packets} />
+        <YAxis y={y} fmt={(v) => `${Math.round(v * 100)}%`} label={msg.charts.shareOfPackets} />
         {labels.map((l, i) => (
           <text
             key={l}

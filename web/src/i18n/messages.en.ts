@@ -238,6 +238,9 @@ export const en = {
     time: 'time',
     packets: 'packets',
     bytes: 'bytes',
+    rateAxis: (window: string) => `bit/s, each over the ${window} before it`,
+    linkRate: (rate: string) => `link rate (${rate})`,
+    shareOfPackets: 'share of packets (%)',
     seq: 'seq',
   },
   compare: {

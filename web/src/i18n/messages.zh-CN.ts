@@ -235,6 +235,9 @@ export const zhCN = {
     time: '时间',
     packets: '数据包',
     bytes: '字节',
+    rateAxis: (window: string) => `bit/s，每点取其前 ${window} 的平均`,
+    linkRate: (rate: string) => `链路速率（${rate}）`,
+    shareOfPackets: '数据包占比（%）',
     seq: '序号',
   },
   compare: {

@@ -156,8 +156,24 @@ export interface Charts {
   bins: number;
   /** Bytes newly acknowledged per bin, per socket (`bins` per socket). */
   ackedBytes: Float64Array;
-  /** Bytes on the wire (incl. framing) per bin, per host. */
+  /** Bytes newly acknowledged per bin, per sending host (`ackedBytes` summed by host). */
+  ackedHostBytes: Float64Array;
+  /**
+   * When the bytes acknowledged in a bin went on the wire, per host: the earliest start and the
+   * latest end of serialization of the data packets they belong to (NaN when none is in the
+   * window). A rate divides by at least this span (model/rates.ts).
+   */
+  ackedSentFrom: Float64Array;
+  ackedSentTo: Float64Array;
+  /**
+   * Bytes on the wire (incl. framing) per bin, per host, spread over each packet's serialization
+   * (`wire_tx` to its `end_ns`): a bin never holds more than the link carries in it.
+   */
   wireBytes: Float64Array;
+  /** Each host's link rate, bit/s, from its largest packet's serialization time (NaN: none). */
+  linkBps: Float64Array;
+  /** Each host's longest serialization of one packet, ns (0: none). */
+  serializeMaxNs: Float64Array;
   /** Max bytes in the qdisc per bin, per host. */
   qdiscBytes: Float64Array;
   /** Max bytes posted to the NIC ring and not yet completed per bin, per host. */
@@ -1096,7 +1112,9 @@ export function deriveRun(
     socks,
     summary,
     fAcked: fAck.acked,
+    fAck: fAck.ack,
     fWireBytes: fWire.bytes,
+    fWireEnd: fWire.end,
     fHoldB: fHold.b,
     fHoldGate: fHold.gate,
     gateTsq,
@@ -1317,7 +1335,9 @@ interface ChartInput {
   socks: Sockets;
   summary: SessionSummary;
   fAcked: number;
+  fAck: number;
   fWireBytes: number;
+  fWireEnd: number;
   fHoldB: number;
   fHoldGate: number;
   gateTsq: number;
@@ -1347,6 +1367,72 @@ function maxOver(
   }
 }
 
+/**
+ * Add `bytes` sent over [a, b) into per-bin sums, in proportion to the time the interval spends
+ * in each bin (all of it into `a`'s bin when the interval is empty).
+ */
+function spreadOver(
+  out: Float64Array,
+  base: number,
+  from: number,
+  binNs: number,
+  bins: number,
+  a: number,
+  b: number,
+  bytes: number,
+) {
+  const end = from + bins * binNs;
+  if (!(b > a)) {
+    if (a >= from && a < end) out[base + Math.floor((a - from) / binNs)]! += bytes;
+    return;
+  }
+  const perNs = bytes / (b - a);
+  const lo = Math.max(a, from);
+  const hi = Math.min(b, end);
+  for (let i = Math.floor((lo - from) / binNs); i < bins && from + i * binNs < hi; i++) {
+    const t0 = Math.max(lo, from + i * binNs);
+    const t1 = Math.min(hi, from + (i + 1) * binNs);
+    if (t1 > t0) out[base + i]! += (t1 - t0) * perNs;
+  }
+}
+
+/**
+ * Each socket's data packets in order of their end sequence number, to find when the bytes an
+ * ACK covers were serialized.
+ */
+function sentBySeq(packets: Packets, nSock: number) {
+  const bySock: number[][] = Array.from({ length: nSock }, () => []);
+  for (let p = 0; p < packets.n; p++) {
+    const sk = packets.sk[p]!;
+    if (packets.type[p] === PKT_DATA && sk >= 0 && sk < nSock && packets.tWire[p]! >= 0)
+      bySock[sk]!.push(p);
+  }
+  for (const list of bySock)
+    list.sort(
+      (x, y) => packets.endSeq[x]! - packets.endSeq[y]! || packets.seq[x]! - packets.seq[y]!,
+    );
+  return {
+    /** Calls `fn` with the serialization of every packet of `sk` holding bytes of [lo, hi). */
+    span(sk: number, lo: number, hi: number, fn: (t0: number, t1: number) => void) {
+      const list = bySock[sk]!;
+      let a = 0;
+      let b = list.length;
+      while (a < b) {
+        const m = (a + b) >> 1;
+        if (packets.endSeq[list[m]!]! <= lo) a = m + 1;
+        else b = m;
+      }
+      for (let j = a; j < list.length; j++) {
+        const p = list[j]!;
+        if (packets.seq[p]! >= hi) break;
+        const t0 = packets.tWire[p]!;
+        const t1 = packets.tWireEnd[p]!;
+        fn(t0, t1 >= t0 ? t1 : t0);
+      }
+    },
+  };
+}
+
 function deriveCharts(c: ChartInput): Charts {
   const { cols, K, packets, socks, summary } = c;
   const from = summary.fromNs;
@@ -1356,7 +1442,14 @@ function deriveCharts(c: ChartInput): Charts {
   const nSock = socks.n;
   const nHost = summary.result.host_names.length;
   const ackedBytes = new Float64Array(nSock * bins);
+  const ackedHostBytes = new Float64Array(nHost * bins);
+  const ackedSentFrom = new Float64Array(nHost * bins).fill(NaN);
+  const ackedSentTo = new Float64Array(nHost * bins).fill(NaN);
   const wireBytes = new Float64Array(nHost * bins);
+  const linkBps = new Float64Array(nHost).fill(NaN);
+  const serializeMaxNs = new Float64Array(nHost);
+  const linkFromBytes = new Float64Array(nHost);
+  const sent = sentBySeq(packets, nSock);
   const qdiscBytes = new Float64Array(nHost * bins);
   const nicBytes = new Float64Array(nHost * bins);
   const wmemMax = new Float64Array(nSock * bins);
@@ -1367,10 +1460,32 @@ function deriveCharts(c: ChartInput): Charts {
     const k = cols.kind[r]!;
     const sk = cols.sk[r]!;
     if (k === K.ack_rcvd && sk < nSock) {
-      ackedBytes[sk * bins + binOf(cols.t[r]!)]! += cols.values[r * stride + c.fAcked]!;
+      const acked = cols.values[r * stride + c.fAcked]!;
+      const bin = binOf(cols.t[r]!);
+      ackedBytes[sk * bins + bin]! += acked;
+      const i = cols.host[r]! * bins + bin;
+      ackedHostBytes[i]! += acked;
+      if (acked > 0) {
+        const ack = cols.values[r * stride + c.fAck]!;
+        sent.span(sk, ack - acked, ack, (t0, t1) => {
+          if (!(ackedSentFrom[i]! <= t0)) ackedSentFrom[i] = t0;
+          if (!(ackedSentTo[i]! >= t1)) ackedSentTo[i] = t1;
+        });
+      }
     } else if (k === K.wire_tx) {
-      wireBytes[cols.host[r]! * bins + binOf(cols.t[r]!)]! +=
-        cols.values[r * stride + c.fWireBytes]!;
+      const h = cols.host[r]!;
+      const bytes = cols.values[r * stride + c.fWireBytes]!;
+      const t0 = cols.t[r]!;
+      const t1 = cols.values[r * stride + c.fWireEnd]!;
+      spreadOver(wireBytes, h * bins, from, binNs, bins, t0, t1, bytes);
+      if (t1 > t0) {
+        serializeMaxNs[h] = Math.max(serializeMaxNs[h]!, t1 - t0);
+        // The largest packet gives the rate with the least rounding of its integer duration.
+        if (bytes > linkFromBytes[h]!) {
+          linkFromBytes[h] = bytes;
+          linkBps[h] = (bytes * 8e9) / (t1 - t0);
+        }
+      }
     } else if (
       k === K.xmit_hold &&
       sk < nSock &&
@@ -1433,7 +1548,12 @@ function deriveCharts(c: ChartInput): Charts {
     binNs,
     bins,
     ackedBytes,
+    ackedHostBytes,
+    ackedSentFrom,
+    ackedSentTo,
     wireBytes,
+    linkBps,
+    serializeMaxNs,
     qdiscBytes,
     nicBytes,
     wmemMax,
