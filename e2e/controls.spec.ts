@@ -65,6 +65,35 @@ test("an out-of-range value shows the engine's error beside the control and keep
   await sendpath.ready();
 });
 
+test('after a rejected value the charts say their figures are stale until a valid value runs', async ({
+  sendpath,
+  page,
+}) => {
+  await sendpath.goto(WINDOW);
+  await sendpath.ready();
+  await sendpath.reveal('Charts');
+  const charts = page.getByRole('region', { name: 'Charts' });
+  const note = charts.getByRole('status').filter({ hasText: /^Stale/ });
+  await expect(note).toHaveCount(0);
+  const input = await sendpath.control(/NIC/, 'ethtool.tx');
+  await input.fill('0');
+  await input.press('Enter');
+  await expect(sendpath.controlError('ethtool.tx')).toBeVisible();
+  // Seen and announced: a live region with the words, the plots greyed out.
+  await expect(note).toBeVisible();
+  await expect(note).toContainText('last valid run');
+  await expect(charts).toHaveAttribute('data-stale', 'true');
+  await expect(charts.locator('figure svg').first()).toHaveCSS('opacity', '0.45');
+
+  // A good value runs and replaces them.
+  await input.fill('256');
+  await input.press('Enter');
+  await sendpath.ready();
+  await expect(note).toHaveCount(0);
+  await expect(charts).toHaveAttribute('data-stale', 'false');
+  await expect(charts.locator('figure svg').first()).toHaveCSS('opacity', '1');
+});
+
 test("a hand-edited link with a bad value shows the engine's error and still shows a run", async ({
   sendpath,
   page,

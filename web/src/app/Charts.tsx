@@ -560,10 +560,56 @@ function useChartRuns() {
   return { runs, x, tsqKey };
 }
 
+/**
+ * The sides whose figures are stale: the engine refused the configuration now asked for, so the
+ * run on screen is the one before it (until a valid value runs).
+ */
+function useStaleSides(): Side[] {
+  const site = useSite();
+  return (['a', 'b'] as const).filter((side) => {
+    const v = site[side];
+    return !!v?.model && v.error !== null && v.baseRun === null;
+  });
+}
+
+/**
+ * What says the figures are stale: a live region (announced when it fills) that names the
+ * sides, empty while the figures are current.
+ */
+function StaleNote({ stale, compared }: { stale: Side[]; compared: boolean }) {
+  return (
+    <p role="status" className={stale.length > 0 ? 'stale-note' : 'visually-hidden'}>
+      {stale.length > 0
+        ? msg.charts.stale(compared ? stale.map((s) => msg.run.sideLabel(s)).join(', ') : null)
+        : ''}
+    </p>
+  );
+}
+
 /** One chart by name, for a lesson step or the embed (the same charts as the Charts panel). */
 export function OneChart({ name }: { name: ChartName }) {
   const { runs, x, tsqKey } = useChartRuns();
+  const stale = useStaleSides();
   if (runs.length === 0) return null;
+  return (
+    <div className={stale.length > 0 ? 'stale' : undefined} data-stale={stale.length > 0}>
+      <StaleNote stale={stale} compared={runs.length > 1} />
+      <ChartByName name={name} runs={runs} x={x} tsqKey={tsqKey} />
+    </div>
+  );
+}
+
+function ChartByName({
+  name,
+  runs,
+  x,
+  tsqKey,
+}: {
+  name: ChartName;
+  runs: SideModel[];
+  x: ScaleLinear<number, number>;
+  tsqKey: number[];
+}) {
   switch (name) {
     case 'throughput':
       return <Throughput runs={runs} x={x} />;
@@ -587,12 +633,18 @@ export function OneChart({ name }: { name: ChartName }) {
 export function Charts() {
   const store = useStore();
   const { runs, x, tsqKey } = useChartRuns();
+  const stale = useStaleSides();
   if (runs.length === 0) return null;
   const m0 = runs[0]!.m;
   const senders = m0.summary.result.sockets.flatMap((_, i) => (m0.socks.sends[i] === 1 ? [i] : []));
   return (
-    <section className="charts" aria-labelledby="charts-h">
+    <section
+      className={stale.length > 0 ? 'charts stale' : 'charts'}
+      aria-labelledby="charts-h"
+      data-stale={stale.length > 0}
+    >
       <h2 id="charts-h">{msg.charts.region}</h2>
+      <StaleNote stale={stale} compared={runs.length > 1} />
       <label className="inline">
         {msg.charts.focus}{' '}
         <select

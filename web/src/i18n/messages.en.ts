@@ -241,6 +241,8 @@ export const en = {
     rateAxis: (window: string) => `bit/s, each over the ${window} before it`,
     linkRate: (rate: string) => `link rate (${rate})`,
     shareOfPackets: 'share of packets (%)',
+    stale: (sides: string | null) =>
+      `Stale: ${sides ? `run ${sides} shows` : 'these figures are'} the last valid run, not the value just entered, which the engine refused. A valid value replaces them.`,
     seq: 'seq',
   },
   compare: {

@@ -238,6 +238,8 @@ export const zhCN = {
     rateAxis: (window: string) => `bit/s，每点取其前 ${window} 的平均`,
     linkRate: (rate: string) => `链路速率（${rate}）`,
     shareOfPackets: '数据包占比（%）',
+    stale: (sides: string | null) =>
+      `已过时：${sides ? `运行 ${sides} 显示的是` : '这些图表显示的是'}上一次有效的运行，而不是刚输入的值（引擎拒绝了它）。输入有效的值后会更新。`,
     seq: '序号',
   },
   compare: {
