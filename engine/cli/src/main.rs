@@ -426,6 +426,17 @@ fn print_summary(o: &mut impl Write, r: &RunResult) -> io::Result<()> {
                 writeln!(o, "{:<32}{v:<16}{:6.1}", m.name(), 0.0)?;
             }
         }
+        if let Some(b) = &h.bottleneck {
+            writeln!(
+                o,
+                "# path from {name}: bottleneck {} Mbit/s, queue {} packets: {} packets forwarded, {} dropped, queue peak {}",
+                b.rate_bps / 1_000_000,
+                b.queue_packets,
+                b.packets,
+                b.drops,
+                b.max_queue_packets
+            )?;
+        }
     }
     Ok(())
 }

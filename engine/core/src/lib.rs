@@ -14,6 +14,7 @@ pub mod kernel;
 #[path = "lib/mod.rs"]
 pub mod lib;
 pub mod net;
+pub mod path;
 pub mod scenario;
 pub mod sim;
 pub mod trace;
@@ -112,6 +113,10 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
                 },
                 cpus_utilized: w.cpus[i].utilization(elapsed_ns),
                 nic: (!w.cfg.link.loopback).then(|| h.dev.stats()),
+                bottleneck: h
+                    .link_out
+                    .and_then(|l| w.links[l as usize].bottleneck.as_ref())
+                    .map(|b| b.stats.clone()),
             },
         );
     }

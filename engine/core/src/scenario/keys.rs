@@ -685,6 +685,24 @@ pub static KEYS: &[KeyDef] = &[
         doc: "MTU, bytes (lo: 65536)",
         default: |c| int(if c.loopback { 65_536 } else { 1500 }),
     },
+    KeyDef {
+        name: "path.bottleneck_mbit",
+        group: Group::Link,
+        kind: Kind::Int { min: 0, max: 800_000 },
+        since: None,
+        per_host: false,
+        doc: "A bottleneck router between the hosts, each direction: its rate, Mbit/s (Ethernet frame bytes, no preamble/FCS), before link.delay_us; GSO frames are cut into MSS frames there; 0 = none",
+        default: |_| int(0),
+    },
+    KeyDef {
+        name: "path.queue_packets",
+        group: Group::Link,
+        kind: Kind::Int { min: 1, max: 1_000_000 },
+        since: None,
+        per_host: false,
+        doc: "The bottleneck router's drop-tail queue, packets waiting for or in serialisation; a packet that finds it full is dropped",
+        default: |_| int(1000),
+    },
     // ---- CPU ----
     KeyDef {
         name: "cpu.cores",

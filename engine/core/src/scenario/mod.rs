@@ -295,6 +295,8 @@ impl Scenario {
                 rate_bps: g.int("link.rate_mbit") as u64 * 1_000_000,
                 delay_ns: g.int("link.delay_us") as u64 * 1000,
                 mtu: g.int("link.mtu") as u32,
+                bottleneck_bps: g.int("path.bottleneck_mbit") as u64 * 1_000_000,
+                queue_packets: g.int("path.queue_packets") as u32,
             },
             app: AppConfig {
                 kind: if g.str("app.kind") == "pingpong" {
@@ -967,6 +969,10 @@ pub struct LinkConfig {
     pub rate_bps: u64,
     pub delay_ns: u64,
     pub mtu: u32,
+    /// A bottleneck router on each direction of the link (`path.bottleneck_mbit`, 0 = none):
+    /// its rate, bits per second, and its drop-tail queue, packets (`path.queue_packets`).
+    pub bottleneck_bps: u64,
+    pub queue_packets: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

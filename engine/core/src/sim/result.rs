@@ -52,6 +52,11 @@ pub struct HostResult {
     /// Busy fraction of the host's CPUs over the run, 0..1 per core summed (like `perf stat`'s
     /// "CPUs utilized").
     pub cpus_utilized: f64,
+    /// The bottleneck router on the path this host transmits into (`path.bottleneck_mbit`):
+    /// frames forwarded and dropped. Absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub bottleneck: Option<crate::path::bottleneck::BottleneckStats>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -153,15 +153,19 @@ pub enum DropSite {
     /// The device's qdisc refused or dropped the packet (`qdisc_drop`, with its reason, comes
     /// first).
     Qdisc = 0,
+    /// The bottleneck router between the hosts found its queue full (`path.queue_packets`,
+    /// tail drop).
+    Bottleneck = 1,
 }
 
 impl DropSite {
     /// Every site, in code order.
-    pub const ALL: [DropSite; 1] = [DropSite::Qdisc];
+    pub const ALL: [DropSite; 2] = [DropSite::Qdisc, DropSite::Bottleneck];
 
     pub fn name(self) -> &'static str {
         match self {
             DropSite::Qdisc => "qdisc",
+            DropSite::Bottleneck => "bottleneck",
         }
     }
 }

@@ -56,6 +56,9 @@ impl Stack {
                     self.hosts[host as usize].lo_rx.push_back(pkt);
                     self.schedule(t, Event::Loopback(host));
                 }
+                Some(l) if self.links[l as usize].bottleneck.is_some() => {
+                    self.bottleneck_rcv(l, t, pkt);
+                }
                 Some(l) => {
                     let arrive = t + self.links[l as usize].delay_ns;
                     self.links[l as usize].in_flight.push_back((arrive, pkt));
@@ -85,6 +88,33 @@ impl Stack {
                     self.cpu_charges.push(CpuCharge::Core(host, 0, out.cpu_ns));
                 }
             }
+        }
+    }
+
+    /// A frame that left the NIC at `t` reaches the bottleneck router of link `l`: each frame
+    /// it is cut into either waits its turn and then travels the link's delay, or is dropped
+    /// (a `drop` event at [`DropSite::Bottleneck`]; the sender learns of it only from the
+    /// receiver's SACKs or its own timers, as on a real path).
+    fn bottleneck_rcv(&mut self, l: u16, t: u64, pkt: Packet) {
+        let mut out = Vec::new();
+        let mut dropped = Vec::new();
+        let link = &mut self.links[l as usize];
+        let delay = link.delay_ns;
+        link.bottleneck
+            .as_mut()
+            .expect("a link with a bottleneck")
+            .enqueue(t, pkt, &mut out, &mut dropped);
+        for (txdone, frame) in out {
+            let arrive = txdone + delay;
+            self.links[l as usize].in_flight.push_back((arrive, frame));
+            self.schedule(arrive, Event::Arrive(l));
+        }
+        for frame in dropped {
+            let (id, host, sk) = (frame.id, frame.src_host, frame.sk);
+            self.emit(host, sk, || Ev::Drop {
+                pkt: id,
+                site: DropSite::Bottleneck,
+            });
         }
     }
 
