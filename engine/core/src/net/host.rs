@@ -36,7 +36,6 @@ use crate::net::sched::sch_fq::{Fq, FqConfig};
 use crate::net::sched::sch_fq_codel::{FqCodel, FqCodelConfig};
 use crate::net::sched::sch_generic::PfifoFast;
 use crate::net::sched::sch_tbf::{Tbf, TbfConfig};
-use crate::path::bottleneck::Bottleneck;
 use crate::scenario::cpu_costs::CpuCosts;
 use crate::scenario::{Config, HostConfig, QdiscKind};
 use crate::trace::{Ev, Trace};
@@ -59,6 +58,8 @@ pub enum Event {
     WriteTimer(SockId),
     /// The per-CPU TSQ tasklet runs the socket's handler (`tcp_tasklet_func`).
     Tsq(SockId),
+    /// The socket's pacing hrtimer fires (`tcp_pace_kick`).
+    PaceKick(SockId),
     /// Periodic sampling of memory (`/proc/net/sockstat`).
     Sample,
 }
@@ -88,9 +89,6 @@ pub struct Link {
     pub delay_ns: u64,
     /// Packets on the wire with their arrival time, oldest first.
     pub in_flight: VecDeque<(u64, Packet)>,
-    /// The bottleneck router between the sender's NIC and the delay (`path.bottleneck_mbit`),
-    /// if the path has one.
-    pub bottleneck: Option<Bottleneck>,
 }
 
 /// A host (one network namespace with one device).
@@ -189,15 +187,11 @@ impl Stack {
             let link_out = if cfg.link.loopback {
                 None
             } else {
-                let l = links.len() as u16;
                 links.push(Link {
                     from: i as u16,
                     to: ((i + 1) % n) as u16,
                     delay_ns: cfg.link.delay_ns,
                     in_flight: VecDeque::new(),
-                    bottleneck: (cfg.link.bottleneck_bps > 0).then(|| {
-                        Bottleneck::new(l, cfg.link.bottleneck_bps, cfg.link.queue_packets)
-                    }),
                 });
                 Some((links.len() - 1) as u16)
             };
@@ -287,6 +281,11 @@ impl Stack {
         // search and a move beat a binary heap here (8.6% fewer instructions in the bench).
         let at = self.queue.partition_point(|s| s.t_ns > t_ns);
         self.queue.insert(at, Scheduled { t_ns, ev });
+    }
+
+    /// How many queued events equal `ev` (for tests).
+    pub fn count_queued(&self, ev: Event) -> usize {
+        self.queue.iter().filter(|s| s.ev == ev).count()
     }
 
     /// The next event, removed from the queue.

@@ -240,6 +240,7 @@ fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         sndbuf_locked,
         rcvbuf_locked,
         tsq_flags: 0,
+        pacing_timer_ns: None,
         notsent_lowat: so.tcp_notsent_lowat,
         sk_pacing_rate: unlimited,
         sk_max_pacing_rate: if so.so_max_pacing_rate > 0 {

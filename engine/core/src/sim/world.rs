@@ -122,7 +122,8 @@ impl World {
             Event::Dev(h, timer) => k.dev_timer(h, timer),
             Event::Delack(sk) => tcp_timer::tcp_delack_timer(k, sk),
             Event::WriteTimer(sk) => tcp_timer::tcp_write_timer(k, sk),
-            Event::Tsq(sk) => tcp_output::tcp_tsq_handler(k, sk),
+            Event::Tsq(sk) => tcp_output::tcp_tasklet_func(k, sk),
+            Event::PaceKick(sk) => tcp_output::tcp_pace_kick(k, sk),
             Event::Sample => {
                 k.sample_memory();
                 let t = k.now_ns + k.sample_ns;

@@ -329,6 +329,8 @@ pub struct TcpSock {
     pub sndbuf_locked: bool,
     pub rcvbuf_locked: bool,
     pub tsq_flags: u8,
+    /// `tp->pacing_timer` is queued, to run at this instant (`hrtimer_is_queued`).
+    pub pacing_timer_ns: Option<u64>,
     /// `tp->notsent_lowat` (the socket option; 0 = use the sysctl).
     pub notsent_lowat: u64,
     /// `sk_pacing_rate` and `sk_max_pacing_rate`, bytes per second (`u64::MAX` = unlimited).

@@ -386,11 +386,18 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
         if tp.write_queue.is_empty() {
             break;
         }
-        // tcp_pacing_check: internal pacing, 4.13+.
+        // tcp_pacing_check: internal pacing, 4.13+. The pacing hrtimer is started only if it
+        // is not already queued (hrtimer_is_queued), so a flow held by pacing has one timer.
         if tp.sk_pacing_status == PacingStatus::Needed && tp.tcp_wstamp_ns > w.now_ns {
             let t = tp.tcp_wstamp_ns;
+            let start = tp.pacing_timer_ns.is_none();
+            if start {
+                tp.pacing_timer_ns = Some(t);
+            }
             xmit_hold(w, sk, Gate::Pacing, t, 0);
-            w.schedule(t, Event::Tsq(sk));
+            if start {
+                w.schedule(t, Event::PaceKick(sk));
+            }
             break;
         }
         let tso_segs = tcp_init_tso_segs(&mut tp.write_queue[0], mss_now);
@@ -749,10 +756,16 @@ pub fn tcp_wfree(w: &mut Stack, pkt: Packet) {
     }
 }
 
-/// `tcp_tsq_handler` → `tcp_tsq_write`: resume transmission after a TX completion.
+/// `tcp_tasklet_func`: the TSQ tasklet clears `TSQF_QUEUED` and runs the socket's handler.
+pub fn tcp_tasklet_func(w: &mut Stack, sk: SockId) {
+    w.socks[sk as usize].tsq_flags &= !TSQ_QUEUED;
+    tcp_tsq_handler(w, sk);
+}
+
+/// `tcp_tsq_handler` → `tcp_tsq_write`: resume transmission after a TX completion (from the
+/// TSQ tasklet) or when the pacing timer fires.
 pub fn tcp_tsq_handler(w: &mut Stack, sk: SockId) {
-    let tp = &mut w.socks[sk as usize];
-    tp.tsq_flags &= !TSQ_QUEUED;
+    let tp = &w.socks[sk as usize];
     if tp.state != TcpState::Established {
         return;
     }
@@ -761,6 +774,13 @@ pub fn tcp_tsq_handler(w: &mut Stack, sk: SockId) {
     let tp = &w.socks[sk as usize];
     let (mss, nonagle) = (tcp_current_mss(tp), tp.nonagle);
     tcp_write_xmit(w, sk, mss, nonagle, 0);
+}
+
+/// `tcp_pace_kick` (net/ipv4/tcp_output.c, 6.18): the pacing hrtimer fired; the timer is no
+/// longer queued and the socket's queue is pushed as the TSQ handler does.
+pub fn tcp_pace_kick(w: &mut Stack, sk: SockId) {
+    w.socks[sk as usize].pacing_timer_ns = None;
+    tcp_tsq_handler(w, sk);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1320,6 +1340,29 @@ mod tests {
         let d = tcp_tso_should_defer(&mut w, 0, 0, &mut limited, 45);
         assert_eq!(d, Some((2 * MSS as u64, 10 * MSS as u64)));
         assert!(limited);
+    }
+
+    #[test]
+    fn a_flow_held_by_pacing_queues_one_pacing_timer_however_often_it_is_pushed() {
+        // tcp_pacing_check starts tp->pacing_timer only when !hrtimer_is_queued: ten pushes
+        // while the next departure is in the future leave one timer, and it fires once.
+        let mut w = established("6.18", "");
+        w.now_ns = 10_000_000;
+        queue_skb(&mut w, 0, 20 * MSS);
+        let now = w.now_ns;
+        let tp = &mut w.socks[0];
+        tp.sk_pacing_status = PacingStatus::Needed;
+        tp.tcp_wstamp_ns = now + 50_000;
+        for _ in 0..10 {
+            tcp_write_xmit(&mut w, 0, MSS, 0, 0);
+        }
+        assert_eq!(w.count_queued(Event::PaceKick(0)), 1);
+        assert_eq!(w.socks[0].pacing_timer_ns, Some(now + 50_000));
+        // When it fires, the skb leaves and the timer is started again for the next departure.
+        w.now_ns = now + 50_000;
+        tcp_pace_kick(&mut w, 0);
+        let next = w.socks[0].pacing_timer_ns.expect("a new pacing timer");
+        assert!(next > now + 50_000, "the next departure {next}");
     }
 
     #[test]
