@@ -1,7 +1,7 @@
 //! A run the site can advance in slices and read back in columns: the engine side of the
 //! site's interactive view and of its full-experiment jobs.
 //!
-//! [`Session`] is plain Rust (tested natively); [`crate::WasmSession`] is its thin
+//! [`Session`] is plain Rust (tested natively); `WasmSession` (`site.rs`, wasm32 only) is its thin
 //! `#[wasm_bindgen]` wrapper. A session:
 //!
 //! - resolves a scenario (file text, variant, `KEY=VALUE` sets) exactly as `sendpath run` does;
@@ -181,7 +181,7 @@ pub struct SessionSummary {
 /// Round instants: the mantissas, in tenths, of the instants a calibrated window may end at.
 const ROUND_MANTISSAS: [u64; 10] = [10, 12, 15, 20, 25, 30, 40, 50, 60, 80];
 
-/// The smallest round instant (`m x 10^k` ns, m in [`ROUND_MANTISSAS`] / 10) at or after `t_ns`.
+/// The smallest round instant (`m x 10^k` ns, m in `ROUND_MANTISSAS` / 10) at or after `t_ns`.
 pub fn round_up_ns(t_ns: u64) -> u64 {
     let mut scale: u64 = 1;
     loop {
