@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 const WASM_PACKAGE = {
   group: ['**/engine/pkg/*', './pkg/*'],
   message:
-    'Only web/src/engine/worker.ts and serve.ts load the wasm package; elsewhere talk to the engine through web/src/engine/bridge.ts.',
+    'Only web/src/engine/worker.ts, conformWorker.ts and serve.ts load the wasm package; elsewhere talk to the engine through web/src/engine/bridge.ts.',
 };
 
 export default defineConfig([
@@ -45,6 +45,7 @@ export default defineConfig([
     // The engine's worker side, and the unit tests that load the real wasm in Node.
     files: [
       'web/src/engine/worker.ts',
+      'web/src/engine/conformWorker.ts',
       'web/src/engine/serve.ts',
       'web/src/**/*.test.{ts,tsx}',
       'web/src/**/*.bench.ts',
@@ -80,7 +81,11 @@ export default defineConfig([
   },
   {
     // Re-allow the wasm package in the worker side after the block above.
-    files: ['web/src/engine/worker.ts', 'web/src/engine/serve.ts'],
+    files: [
+      'web/src/engine/worker.ts',
+      'web/src/engine/conformWorker.ts',
+      'web/src/engine/serve.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

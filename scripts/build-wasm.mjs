@@ -4,9 +4,16 @@
 //   node scripts/build-wasm.mjs --no-types wasm only (npm test checks the types on its own)
 //   node scripts/build-wasm.mjs --types    regenerate the types now (`npm run types`)
 //
-// wasm: `cargo build --profile wasm --target wasm32-unknown-unknown -p sendpath-wasm`, then
-// `wasm-bindgen --target web --remove-name-section` into web/src/engine/pkg/ (gitignored). Skipped when that output is
-// newer than every engine source (.rs, Cargo.toml, Cargo.lock, .cargo/config.toml).
+// wasm: two modules of engine/wasm, each `cargo build --profile wasm --target
+// wasm32-unknown-unknown -p sendpath-wasm` with its features, then `wasm-bindgen --target web
+// --remove-name-section --out-name NAME` into web/src/engine/pkg/ (gitignored):
+//   sendpath_wasm     the default features (`site`): what every page loads (engine/worker.ts);
+//   sendpath_conform  `--no-default-features --features conform`: "Model vs Linux"'s exports,
+//                     loaded only by that view's worker (engine/conformWorker.ts), so that the
+//                     first load does not carry them.
+// Each is skipped when its output is newer than every engine source (.rs, Cargo.toml,
+// Cargo.lock, .cargo/config.toml). Both are the same cargo artifact (target/.../sendpath_wasm.wasm)
+// built with other features, so each is handed to wasm-bindgen right after its own cargo build.
 //
 // types: the test engine/wasm/tests/typescript_types.rs with SENDPATH_UPDATE_TYPES=1 rewrites
 // web/src/engine/generated/ (committed) from the Rust types. Skipped when the stamp
@@ -32,35 +39,43 @@ const WHO = 'build-wasm';
 const TARGET = 'wasm32-unknown-unknown';
 const PROFILE = 'wasm';
 const PKG_DIR = join(ROOT, 'web', 'src', 'engine', 'pkg');
-const PKG_WASM = join(PKG_DIR, 'sendpath_wasm_bg.wasm');
 const CARGO_WASM = join(ENGINE, 'target', TARGET, PROFILE, 'sendpath_wasm.wasm');
 const TYPES_STAMP = join(ENGINE, 'target', 'typescript-types.stamp');
 
-function buildWasm(newestSourceMs) {
-  if (mtimeMs(PKG_WASM) > newestSourceMs) {
-    say(WHO, 'wasm: web/src/engine/pkg is newer than every engine source, nothing to do');
+/** The site's wasm modules: the output name and the cargo features of each (see the top). */
+const MODULES = [
+  { name: 'sendpath_wasm', features: [] },
+  { name: 'sendpath_conform', features: ['--no-default-features', '--features', 'conform'] },
+];
+
+function buildWasm(module, newestSourceMs) {
+  const pkgWasm = join(PKG_DIR, `${module.name}_bg.wasm`);
+  if (mtimeMs(pkgWasm) > newestSourceMs) {
+    say(WHO, `wasm: ${module.name} is newer than every engine source, nothing to do`);
     return;
   }
   const started = Date.now();
-  say(WHO, `wasm: cargo build --profile ${PROFILE} --target ${TARGET} -p sendpath-wasm`);
-  run('cargo', ['build', '--profile', PROFILE, '--target', TARGET, '-p', 'sendpath-wasm'], {
-    cwd: ENGINE,
-  });
+  const cargoArgs = ['build', '--profile', PROFILE, '--target', TARGET, '-p', 'sendpath-wasm'];
+  cargoArgs.push(...module.features);
+  say(WHO, `wasm: ${module.name}: cargo ${cargoArgs.join(' ')}`);
+  run('cargo', cargoArgs, { cwd: ENGINE });
   // The function-name section is a fifth of the module and only helps debuggers: drop it.
-  say(WHO, 'wasm: wasm-bindgen --target web --remove-name-section --out-dir web/src/engine/pkg');
+  say(WHO, `wasm: ${module.name}: wasm-bindgen --target web --remove-name-section`);
   run(wasmBindgenExe(), [
     '--target',
     'web',
     '--remove-name-section',
     '--remove-producers-section',
+    '--out-name',
+    module.name,
     '--out-dir',
     PKG_DIR,
     CARGO_WASM,
   ]);
   // Date the output by the build's start: a source saved during the build is newer, and the
   // next run rebuilds.
-  utimesSync(PKG_WASM, new Date(started), new Date(started));
-  say(WHO, `wasm: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  utimesSync(pkgWasm, new Date(started), new Date(started));
+  say(WHO, `wasm: ${module.name}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** Writes the types stamp, dated `at` (a source saved after `at` makes the types stale). */
@@ -100,7 +115,7 @@ function main() {
     return;
   }
   const newest = newestEngineSourceMs();
-  buildWasm(newest);
+  for (const module of MODULES) buildWasm(module, newest);
   if (!args.includes('--no-types')) updateTypesIfStale(newest);
 }
 

@@ -2,8 +2,9 @@
 //!
 //! This crate is the whole wasm boundary, and it stays thin: each export converts arguments,
 //! calls one `sendpath_core` function and converts the answer. No simulation logic lives here.
-//! The only caller is `web/src/engine/worker.ts` (through `web/src/engine/serve.ts`); the
-//! call chain is documented at the top of `web/src/engine/bridge.ts`.
+//! The callers are the site's Web Workers (`web/src/engine/worker.ts`, and for "Model vs Linux"
+//! `web/src/engine/conformWorker.ts`, both through `web/src/engine/serve.ts`); the call chain is
+//! documented at the top of `web/src/engine/bridge.ts`.
 //!
 //! Values that cross the boundary as JSON have TypeScript types generated from their Rust
 //! types by ts-rs (feature `ts`, see `export_typescript_types`), committed in
@@ -14,7 +15,12 @@ use wasm_bindgen::prelude::*;
 pub mod catalog;
 pub mod conform;
 pub mod session;
+// The exports, split in two modules (engine/wasm/Cargo.toml's features): the logic above is
+// plain Rust, compiled and tested in every build; only what a module exports reaches it.
+#[cfg(feature = "site")]
 pub mod site;
+#[cfg(feature = "conform")]
+pub mod site_conform;
 
 /// The allocator of the wasm module: Talc instead of Rust's default dlmalloc, for the site's
 /// first load (the module is a few kB smaller) and for its re-runs (Talc is faster at the

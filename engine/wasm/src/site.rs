@@ -1,5 +1,7 @@
 //! The `#[wasm_bindgen]` exports of the site's interactive view and experiment jobs: thin
 //! wrappers over [`crate::catalog`] and [`crate::session`], which hold the logic and its tests.
+//! In the module every page loads (`sendpath_wasm`, feature `site`); "Model vs Linux" has its
+//! own module (`site_conform.rs`).
 //! Called only from `web/src/engine/serve.ts` (in the worker); see the call chain at the top of
 //! `web/src/engine/bridge.ts`.
 
@@ -8,7 +10,6 @@ use wasm_bindgen::prelude::*;
 use sendpath_core::trace::Columns;
 
 use crate::catalog;
-use crate::conform;
 use crate::session::{Session, SessionRequest};
 
 /// Trace schema, key registry and counter names (JSON, see `catalog::catalog_json`).
@@ -27,38 +28,6 @@ pub fn scenario_info(
     sets: Vec<String>,
 ) -> Result<String, JsError> {
     catalog::scenario_json(source, file, variant.as_deref(), &sets).map_err(|e| JsError::new(&e))
-}
-
-/// A conformance experiment file as the "Model vs Linux" view shows it (JSON, see
-/// `conform::experiment_json`); the error names the file.
-#[wasm_bindgen]
-pub fn conform_experiment(text: &str, file: &str, id: &str) -> Result<String, JsError> {
-    conform::experiment_json(text, file, id).map_err(|e| JsError::new(&e))
-}
-
-/// A conformance experiment run in the model beside its recording: `sendpath conform`'s rows
-/// (JSON, see `conform::rows_json`). `known` is known-failures.toml's text, or empty.
-#[wasm_bindgen]
-#[allow(clippy::too_many_arguments)]
-pub fn conform_rows(
-    text: &str,
-    file: &str,
-    id: &str,
-    scenario_src: &str,
-    scenario_file: &str,
-    known: &str,
-    known_file: &str,
-) -> Result<String, JsError> {
-    conform::rows_json(
-        text,
-        file,
-        id,
-        scenario_src,
-        scenario_file,
-        known,
-        known_file,
-    )
-    .map_err(|e| JsError::new(&e))
 }
 
 /// A run driven in slices by the worker: see `session::Session`.

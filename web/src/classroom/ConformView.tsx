@@ -2,15 +2,16 @@
 // one scenario): every conformance experiment of scenarios/conformance/ (issue 14), Linux's
 // recorded values beside the model's, grouped by mechanism, with each value's verdict.
 //
-// The engine does the work in its own worker: it parses each file (`conformExperiment`) and runs
-// each experiment's scenario with its variant and overrides (`conformRows`: the rows of
+// The engine does the work in a worker of its own, on a wasm module that no other page loads
+// (startConformEngine, engine/conformWorker.ts): it parses each file (`conformExperiment`) and
+// runs each experiment's scenario with its variant and overrides (`conformRows`: the rows of
 // `sendpath conform --json`), one experiment after another, so the page fills in as they finish.
 // model/conform.ts judges how to show the rows. This module is a chunk of its own, with the
 // files and the view's strings (i18n/conform.ts): none of it is on the first load.
 
 import { useEffect, useMemo, useState } from 'react';
 
-import { startEngine } from '../engine/bridge';
+import { startConformEngine } from '../engine/bridge';
 import type { ConformExperiment } from '../engine/generated/ConformExperiment';
 import type { Row } from '../engine/generated/Row';
 import { conformText, mechanismName, type ConformMessages } from '../i18n/conform';
@@ -89,7 +90,7 @@ export function ConformView() {
 
   // One engine for the view: parse every file, then run the shown experiments in turn.
   useEffect(() => {
-    const engine = startEngine();
+    const engine = startConformEngine();
     let live = true;
     void (async () => {
       const all: Parsed[] = [];

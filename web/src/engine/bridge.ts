@@ -14,6 +14,10 @@
 //   and back: the result is posted as { kind: 'answer', id, ok, result | error }, and the
 //   promise returned by call() settles.
 //
+// "Model vs Linux" calls its verbs (conformExperiment, conformRows) the same way, through a
+// bridge of its own: startConformEngine() starts conformWorker.ts, which serves them from the
+// wasm module pkg/sendpath_conform.js (engine/wasm/src/site_conform.rs); no other page loads it.
+//
 // The worker posts { kind: 'ready', version } once the engine is instantiated (`ready` below),
 // or { kind: 'failed', error }. Requests sent before that wait in the worker and are answered
 // in order. One bridge owns one worker; `terminate()` stops it and rejects pending calls.
@@ -26,7 +30,9 @@
 // from Rust (./generated/, by ts-rs), never written by hand.
 
 import type { Request, Verb, Verbs, WorkerMessage } from './protocol';
-// The built worker's URL (Vite bundles worker.ts as a worker for this import).
+// The built workers' URLs (Vite bundles each as a worker for these imports): the site's engine,
+// and "Model vs Linux"'s, with a wasm module of its own (only the URL is in this module).
+import conformWorkerUrl from './conformWorker.ts?worker&url';
 import workerUrl from './worker.ts?worker&url';
 
 /** What the bridge needs of a Worker (a MessagePort serves too, in tests). */
@@ -160,14 +166,27 @@ export function importingWorkerScript(href: string): string {
  * allow by CORS (`Access-Control-Allow-Origin: *`, as GitHub Pages answers).
  */
 export function startEngine(): EngineBridge {
-  const href = new URL(workerUrl, import.meta.url).href;
+  return startWorker(workerUrl, 'sendpath-engine');
+}
+
+/**
+ * Starts "Model vs Linux"'s engine (conformWorker.ts) in a new Web Worker: the verbs
+ * `conformExperiment` and `conformRows`, in a wasm module that only this worker loads. Its
+ * `ready` resolves with the engine's version, as `startEngine`'s.
+ */
+export function startConformEngine(): EngineBridge {
+  return startWorker(conformWorkerUrl, 'sendpath-conform');
+}
+
+function startWorker(url: string, name: string): EngineBridge {
+  const href = new URL(url, import.meta.url).href;
   let worker: Worker;
   try {
-    worker = new Worker(href, { type: 'module', name: 'sendpath-engine' });
+    worker = new Worker(href, { type: 'module', name });
   } catch (err) {
     if (!(err instanceof DOMException && err.name === 'SecurityError')) throw err;
     const blob = new Blob([importingWorkerScript(href)], { type: 'text/javascript' });
-    worker = new Worker(URL.createObjectURL(blob), { name: 'sendpath-engine' });
+    worker = new Worker(URL.createObjectURL(blob), { name });
   }
   return new EngineBridge(worker);
 }

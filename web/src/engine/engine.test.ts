@@ -11,6 +11,7 @@ import { defaultScenario } from '../model/scenarios';
 import type { SideRequest } from './protocol';
 import { kindCodes } from '../model/catalog';
 import { PKT_DATA } from '../model/derive';
+import * as conformWasm from './pkg/sendpath_conform';
 import * as wasm from './pkg/sendpath_wasm';
 import { serveEngine, type Endpoint, type EngineModule } from './serve';
 
@@ -21,6 +22,13 @@ function loadWasm(): Promise<EngineModule> {
   const bytes = readFileSync(new URL('./pkg/sendpath_wasm_bg.wasm', import.meta.url));
   wasm.initSync({ module: bytes });
   return Promise.resolve(wasm);
+}
+
+/** "Model vs Linux"'s module, as engine/conformWorker.ts serves it. */
+function loadConformWasm(): Promise<EngineModule> {
+  const bytes = readFileSync(new URL('./pkg/sendpath_conform_bg.wasm', import.meta.url));
+  conformWasm.initSync({ module: bytes });
+  return Promise.resolve(conformWasm);
 }
 
 const scenario = defaultScenario();
@@ -84,43 +92,62 @@ describe('the engine behind the bridge', () => {
     );
   });
 
-  test('reads a conformance experiment and runs it beside its recording', async () => {
-    const { bridge } = connect(loadWasm);
-    const file = {
-      id: 'x',
-      file: 'scenarios/conformance/x.toml',
-      source: [
-        '# The default scenario runs.',
-        '[experiment]',
-        'title = "X"',
-        'mechanism = "autocorking"',
-        `scenario = "${scenario.name}"`,
-        '[values]',
-        'elapsed_s = { median = 1, min = 1, max = 1 }',
-        'no_such_value = { median = 5, min = 5, max = 5 }',
-      ].join('\n'),
-    };
-    const exp = await bridge.call('conformExperiment', file);
-    expect(exp.claim).toBe('The default scenario runs.');
-    expect(exp.values.map((v) => v.name)).toEqual(['elapsed_s', 'no_such_value']);
-    const rows = await bridge.call('conformRows', {
-      ...file,
-      scenarioSource: scenario.source,
-      scenarioFile: scenario.path,
-      knownFailures: '[x]\nno_such_value = "the model has no such value"\n',
-    });
-    expect(rows.map((r) => [r.value, r.real])).toEqual([
-      ['elapsed_s', 1],
-      ['no_such_value', 5],
-    ]);
-    expect(rows[0]!.model).toBeGreaterThan(0);
-    expect(rows[1]).toMatchObject({
-      model: null,
-      known_failure: 'the model has no such value',
-    });
-    await expect(
-      bridge.call('conformExperiment', { ...file, source: '[experiment]\n' }),
-    ).rejects.toThrow('scenarios/conformance/x.toml');
+  test(
+    'the conform module reads a conformance experiment and runs it beside its recording',
+    { timeout: 60_000 },
+    async () => {
+      const { bridge } = connect(loadConformWasm);
+      await expect(bridge.ready).resolves.toBe(workspaceVersion);
+      const file = {
+        id: 'x',
+        file: 'scenarios/conformance/x.toml',
+        source: [
+          '# The default scenario runs.',
+          '[experiment]',
+          'title = "X"',
+          'mechanism = "autocorking"',
+          `scenario = "${scenario.name}"`,
+          '[values]',
+          'elapsed_s = { median = 1, min = 1, max = 1 }',
+          'no_such_value = { median = 5, min = 5, max = 5 }',
+        ].join('\n'),
+      };
+      const exp = await bridge.call('conformExperiment', file);
+      expect(exp.claim).toBe('The default scenario runs.');
+      expect(exp.values.map((v) => v.name)).toEqual(['elapsed_s', 'no_such_value']);
+      const rows = await bridge.call('conformRows', {
+        ...file,
+        scenarioSource: scenario.source,
+        scenarioFile: scenario.path,
+        knownFailures: '[x]\nno_such_value = "the model has no such value"\n',
+      });
+      expect(rows.map((r) => [r.value, r.real])).toEqual([
+        ['elapsed_s', 1],
+        ['no_such_value', 5],
+      ]);
+      expect(rows[0]!.model).toBeGreaterThan(0);
+      expect(rows[1]).toMatchObject({
+        model: null,
+        known_failure: 'the model has no such value',
+      });
+      await expect(
+        bridge.call('conformExperiment', { ...file, source: '[experiment]\n' }),
+      ).rejects.toThrow('scenarios/conformance/x.toml');
+    },
+  );
+
+  test('each module serves only its own verbs: the first load carries no conform code', async () => {
+    const site = connect(loadWasm).bridge;
+    const file = { id: 'x', file: 'scenarios/conformance/x.toml', source: '[experiment]\n' };
+    await expect(site.call('conformExperiment', file)).rejects.toThrow(
+      "this worker's wasm module has no conform_experiment",
+    );
+    expect('conform_rows' in wasm).toBe(false);
+    const conform = connect(loadConformWasm).bridge;
+    await expect(conform.call('catalog')).rejects.toThrow(
+      "this worker's wasm module has no engine_catalog",
+    );
+    expect('WasmSession' in conformWasm).toBe(false);
   });
 
   test('answers calls made before the engine finished loading, in order', async () => {

@@ -11,19 +11,43 @@ import type { Row } from './generated/Row';
 import type { ScenarioInfo } from './generated/ScenarioInfo';
 import type { SessionRequest } from './generated/SessionRequest';
 import type { SessionSummary } from './generated/SessionSummary';
+import type * as Conform from './pkg/sendpath_conform';
 import type * as Wasm from './pkg/sendpath_wasm';
 import type { Request, Side, Verb, Verbs, WorkerMessage } from './protocol';
 
-/** The wasm exports the protocol uses (the functions of engine/wasm/src/lib.rs). */
-export type EngineModule = Pick<
+/** The exports of the module every page loads, `sendpath_wasm` (engine/wasm/src/site.rs). */
+export type SiteModule = Pick<
   typeof Wasm,
-  | 'version'
-  | 'engine_catalog'
-  | 'scenario_info'
-  | 'WasmSession'
-  | 'conform_experiment'
-  | 'conform_rows'
+  'version' | 'engine_catalog' | 'scenario_info' | 'WasmSession'
 >;
+
+/**
+ * The exports of "Model vs Linux"'s own module, `sendpath_conform`
+ * (engine/wasm/src/site_conform.rs), which only that view's worker loads (conformWorker.ts).
+ */
+export type ConformModule = Pick<typeof Conform, 'version' | 'conform_experiment' | 'conform_rows'>;
+
+/**
+ * The wasm module a worker serves: `version`, and the exports of the site's module or of the
+ * conform module (or both, in tests). A verb whose exports the module lacks is rejected.
+ */
+export type EngineModule = Pick<SiteModule, 'version'> &
+  Partial<SiteModule> &
+  Partial<ConformModule>;
+
+/** `engine`'s export `name`, or an error saying which worker has it. */
+function exportOf<K extends keyof EngineModule>(
+  engine: Pick<EngineModule, K>,
+  name: K,
+): NonNullable<EngineModule[K]> {
+  const f = engine[name];
+  if (f === undefined)
+    throw new Error(
+      `this worker's wasm module has no ${name}: the simulator's verbs are served by ` +
+        "engine/worker.ts, those of 'Model vs Linux' by engine/conformWorker.ts",
+    );
+  return f as NonNullable<EngineModule[K]>;
+}
 
 /** Where requests arrive and answers go: the worker's global scope, or a MessagePort. */
 export interface Endpoint {
@@ -50,7 +74,8 @@ export function openSession(
   engine: Pick<EngineModule, 'WasmSession'>,
   r: SessionRequest,
 ): Wasm.WasmSession {
-  return new engine.WasmSession(
+  const WasmSession = exportOf(engine, 'WasmSession');
+  return new WasmSession(
     r.source,
     r.file,
     r.variant ?? undefined,
@@ -73,7 +98,7 @@ const sessions = new Map<Side, Wasm.WasmSession>();
 
 let catalogCache: Catalog | null = null;
 function catalogOf(engine: EngineModule): Catalog {
-  catalogCache ??= JSON.parse(engine.engine_catalog()) as Catalog;
+  catalogCache ??= JSON.parse(exportOf(engine, 'engine_catalog')()) as Catalog;
   return catalogCache;
 }
 
@@ -82,7 +107,7 @@ const handlers: Handlers = {
   catalog: (engine) => catalogOf(engine),
   scenarioInfo: (engine, _ctx, r) =>
     JSON.parse(
-      engine.scenario_info(r.source, r.file, r.variant ?? undefined, r.sets),
+      exportOf(engine, 'scenario_info')(r.source, r.file, r.variant ?? undefined, r.sets),
     ) as ScenarioInfo,
   simulate: (engine, _ctx, r) => {
     const catalog = catalogOf(engine);
@@ -133,10 +158,10 @@ const handlers: Handlers = {
     return JSON.parse(session.describe(Uint32Array.from(rows))) as Described;
   },
   conformExperiment: (engine, _ctx, f) =>
-    JSON.parse(engine.conform_experiment(f.source, f.file, f.id)) as ConformExperiment,
+    JSON.parse(exportOf(engine, 'conform_experiment')(f.source, f.file, f.id)) as ConformExperiment,
   conformRows: (engine, _ctx, r) =>
     JSON.parse(
-      engine.conform_rows(
+      exportOf(engine, 'conform_rows')(
         r.source,
         r.file,
         r.id,

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 
 import type { ConformExperiment } from '../engine/generated/ConformExperiment';
 import type { Row } from '../engine/generated/Row';
-import * as wasm from '../engine/pkg/sendpath_wasm';
+import * as wasm from '../engine/pkg/sendpath_conform';
 import {
   bandReason,
   byMechanism,
@@ -159,7 +159,7 @@ describe.skipIf(conformFiles.length === 0)('the bundled experiments in the engin
   let parsed: ConformExperiment[];
   beforeAll(() => {
     wasm.initSync({
-      module: readFileSync(new URL('../engine/pkg/sendpath_wasm_bg.wasm', import.meta.url)),
+      module: readFileSync(new URL('../engine/pkg/sendpath_conform_bg.wasm', import.meta.url)),
     });
     parsed = conformFiles.map(
       (f) => JSON.parse(wasm.conform_experiment(f.source, f.file, f.id)) as ConformExperiment,
