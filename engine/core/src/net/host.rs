@@ -36,6 +36,7 @@ use crate::net::sched::sch_fq::{Fq, FqConfig};
 use crate::net::sched::sch_fq_codel::{FqCodel, FqCodelConfig};
 use crate::net::sched::sch_generic::PfifoFast;
 use crate::net::sched::sch_tbf::{Tbf, TbfConfig};
+use crate::path::bottleneck::Bottleneck;
 use crate::scenario::cpu_costs::CpuCosts;
 use crate::scenario::{Config, HostConfig, QdiscKind};
 use crate::trace::{Ev, Trace};
@@ -89,6 +90,9 @@ pub struct Link {
     pub delay_ns: u64,
     /// Packets on the wire with their arrival time, oldest first.
     pub in_flight: VecDeque<(u64, Packet)>,
+    /// The bottleneck router between the sender's NIC and the delay (`path.bottleneck_mbit`),
+    /// if the path has one.
+    pub bottleneck: Option<Bottleneck>,
 }
 
 /// A host (one network namespace with one device).
@@ -187,11 +191,15 @@ impl Stack {
             let link_out = if cfg.link.loopback {
                 None
             } else {
+                let l = links.len() as u16;
                 links.push(Link {
                     from: i as u16,
                     to: ((i + 1) % n) as u16,
                     delay_ns: cfg.link.delay_ns,
                     in_flight: VecDeque::new(),
+                    bottleneck: (cfg.link.bottleneck_bps > 0).then(|| {
+                        Bottleneck::new(l, cfg.link.bottleneck_bps, cfg.link.queue_packets)
+                    }),
                 });
                 Some((links.len() - 1) as u16)
             };
