@@ -5,11 +5,15 @@
 // any other page's load.
 
 import init, { conform_experiment, conform_rows, version } from './pkg/sendpath_conform';
-import { serveEngine, type Endpoint } from './serve';
+import { conformHandlers, serveEngine, type Endpoint } from './serve';
 
-serveEngine(self as unknown as Endpoint, async () => {
-  // wasm-bindgen's init fetches `new URL('sendpath_conform_bg.wasm', import.meta.url)`, which
-  // Vite serves in development and emits as an asset in the build.
-  await init();
-  return { version, conform_experiment, conform_rows };
-});
+serveEngine(
+  self as unknown as Endpoint,
+  async () => {
+    // wasm-bindgen's init fetches `new URL('sendpath_conform_bg.wasm', import.meta.url)`, which
+    // Vite serves in development and emits as an asset in the build.
+    await init();
+    return { version, conform_experiment, conform_rows };
+  },
+  conformHandlers,
+);

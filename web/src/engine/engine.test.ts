@@ -13,7 +13,14 @@ import { kindCodes } from '../model/catalog';
 import { PKT_DATA } from '../model/derive';
 import * as conformWasm from './pkg/sendpath_conform';
 import * as wasm from './pkg/sendpath_wasm';
-import { serveEngine, type Endpoint, type EngineModule } from './serve';
+import {
+  conformHandlers,
+  serveEngine,
+  siteHandlers,
+  type Endpoint,
+  type EngineModule,
+  type Handlers,
+} from './serve';
 
 const cargoToml = readFileSync(new URL('../../../engine/Cargo.toml', import.meta.url), 'utf8');
 const workspaceVersion = /\[workspace\.package\][^[]*?version\s*=\s*"([^"]+)"/.exec(cargoToml)?.[1];
@@ -39,14 +46,17 @@ function request(sets: string[] = []): SideRequest {
 
 const channels: MessageChannel[] = [];
 
-function connect(load: () => Promise<EngineModule>): {
+function connect(
+  load: () => Promise<EngineModule>,
+  handlers: Partial<Handlers> = siteHandlers,
+): {
   bridge: EngineBridge;
   mainSide: MessagePort;
 } {
   const channel = new MessageChannel();
   channels.push(channel);
   const workerSide = channel.port2;
-  serveEngine(workerSide as unknown as Endpoint, load);
+  serveEngine(workerSide as unknown as Endpoint, load, handlers);
   workerSide.start();
   const mainSide = channel.port1;
   const bridge = new EngineBridge(mainSide as unknown as WorkerLike);
@@ -96,7 +106,7 @@ describe('the engine behind the bridge', () => {
     'the conform module reads a conformance experiment and runs it beside its recording',
     { timeout: 60_000 },
     async () => {
-      const { bridge } = connect(loadConformWasm);
+      const { bridge } = connect(loadConformWasm, conformHandlers);
       await expect(bridge.ready).resolves.toBe(workspaceVersion);
       const file = {
         id: 'x',
@@ -140,14 +150,17 @@ describe('the engine behind the bridge', () => {
     const site = connect(loadWasm).bridge;
     const file = { id: 'x', file: 'scenarios/conformance/x.toml', source: '[experiment]\n' };
     await expect(site.call('conformExperiment', file)).rejects.toThrow(
-      "this worker's wasm module has no conform_experiment",
+      "unknown verb 'conformExperiment' in this worker",
     );
     expect('conform_rows' in wasm).toBe(false);
-    const conform = connect(loadConformWasm).bridge;
-    await expect(conform.call('catalog')).rejects.toThrow(
-      "this worker's wasm module has no engine_catalog",
-    );
+    const conform = connect(loadConformWasm, conformHandlers).bridge;
+    await expect(conform.call('catalog')).rejects.toThrow("unknown verb 'catalog' in this worker");
     expect('WasmSession' in conformWasm).toBe(false);
+    // The handlers ask the module for what they call: a module without it says so.
+    const mismatched = connect(loadWasm, conformHandlers).bridge;
+    await expect(mismatched.call('conformExperiment', file)).rejects.toThrow(
+      "this worker's wasm module has no conform_experiment",
+    );
   });
 
   test('answers calls made before the engine finished loading, in order', async () => {

@@ -61,13 +61,17 @@ interface CallContext {
   progress(done: number, total: number): void;
 }
 
-type Handlers = {
-  [V in Verb]: (
+/** The handlers of the verbs `V`, one each. */
+export type Handlers<V extends Verb = Verb> = {
+  [K in V]: (
     engine: EngineModule,
     ctx: CallContext,
-    ...args: Verbs[V]['args']
-  ) => Verbs[V]['result'] | Promise<Verbs[V]['result']>;
+    ...args: Verbs[K]['args']
+  ) => Verbs[K]['result'] | Promise<Verbs[K]['result']>;
 };
+
+/** "Model vs Linux"'s verbs: served by its own worker, from its own wasm module. */
+type ConformVerb = 'conformExperiment' | 'conformRows';
 
 /** A wasm session for `r` (the request's fields, one argument each). */
 export function openSession(
@@ -102,7 +106,11 @@ function catalogOf(engine: EngineModule): Catalog {
   return catalogCache;
 }
 
-const handlers: Handlers = {
+/**
+ * The simulator's verbs, served by engine/worker.ts from `sendpath_wasm`. Two objects, not one,
+ * so that conformWorker.ts's bundle leaves these (and model/derive.ts) out.
+ */
+export const siteHandlers: Handlers<Exclude<Verb, ConformVerb>> = {
   version: (engine) => engine.version(),
   catalog: (engine) => catalogOf(engine),
   scenarioInfo: (engine, _ctx, r) =>
@@ -157,20 +165,6 @@ const handlers: Handlers = {
     if (!session) throw new Error(`no run of side ${side} to describe`);
     return JSON.parse(session.describe(Uint32Array.from(rows))) as Described;
   },
-  conformExperiment: (engine, _ctx, f) =>
-    JSON.parse(exportOf(engine, 'conform_experiment')(f.source, f.file, f.id)) as ConformExperiment,
-  conformRows: (engine, _ctx, r) =>
-    JSON.parse(
-      exportOf(engine, 'conform_rows')(
-        r.source,
-        r.file,
-        r.id,
-        r.scenarioSource,
-        r.scenarioFile,
-        r.knownFailures,
-        'scenarios/conformance/known-failures.toml',
-      ),
-    ) as Row[],
   experiment: async (engine, ctx, r, names = []) => {
     const request: SessionRequest = {
       source: r.source,
@@ -211,6 +205,25 @@ const handlers: Handlers = {
   },
 };
 
+/** "Model vs Linux"'s verbs, served by engine/conformWorker.ts from `sendpath_conform`. */
+export const conformHandlers: Handlers<'version' | ConformVerb> = {
+  version: (engine) => engine.version(),
+  conformExperiment: (engine, _ctx, f) =>
+    JSON.parse(exportOf(engine, 'conform_experiment')(f.source, f.file, f.id)) as ConformExperiment,
+  conformRows: (engine, _ctx, r) =>
+    JSON.parse(
+      exportOf(engine, 'conform_rows')(
+        r.source,
+        r.file,
+        r.id,
+        r.scenarioSource,
+        r.scenarioFile,
+        r.knownFailures,
+        'scenarios/conformance/known-failures.toml',
+      ),
+    ) as Row[],
+};
+
 function isRequest(data: unknown): data is Request {
   if (typeof data !== 'object' || data === null) return false;
   const r = data as Record<string, unknown>;
@@ -222,10 +235,15 @@ function describe(err: unknown): string {
 }
 
 /**
- * Loads the engine with `load` and answers every request arriving at `endpoint`, in order.
- * Posts `ready` (or `failed`) once the engine is loaded.
+ * Loads the engine with `load` and answers every request arriving at `endpoint` with
+ * `handlers` (`siteHandlers` or `conformHandlers`), in order. Posts `ready` (or `failed`) once
+ * the engine is loaded.
  */
-export function serveEngine(endpoint: Endpoint, load: () => Promise<EngineModule>): void {
+export function serveEngine(
+  endpoint: Endpoint,
+  load: () => Promise<EngineModule>,
+  handlers: Partial<Handlers>,
+): void {
   const engine = load();
   engine.then(
     (e) => endpoint.postMessage({ kind: 'ready', version: e.version() }),
@@ -244,7 +262,11 @@ export function serveEngine(endpoint: Endpoint, load: () => Promise<EngineModule
   async function answer(req: Request): Promise<void> {
     const { id, verb } = req;
     try {
-      if (!Object.hasOwn(handlers, verb)) throw new Error(`unknown verb '${verb}'`);
+      if (!Object.hasOwn(handlers, verb))
+        throw new Error(
+          `unknown verb '${verb}' in this worker (the simulator's verbs are served by ` +
+            "engine/worker.ts, those of 'Model vs Linux' by engine/conformWorker.ts)",
+        );
       const e = await engine;
       const handler = handlers[verb] as (
         e: EngineModule,
