@@ -360,6 +360,13 @@ impl Stack {
         }
     }
 
+    /// The CPU work of the current socket not yet handed on (the simulator's fast path: no
+    /// queueing when an event charged one socket only).
+    #[inline]
+    pub fn take_charge_acc(&mut self) -> Option<(SockId, u64)> {
+        self.charge_acc.take()
+    }
+
     pub fn mib(&mut self, host: u16) -> &mut Mibs {
         &mut self.hosts[host as usize].mib
     }

@@ -17,6 +17,7 @@
 
 use std::ops::{Deref, DerefMut};
 
+use crate::include::linux::skbuff::SockId;
 use crate::net::host::{CpuCharge, Event, Stack};
 use crate::net::ipv4::{tcp_output, tcp_timer};
 use crate::scenario::Config;
@@ -38,6 +39,8 @@ pub struct World {
     same_instant_events: u64,
     /// The run stopped because time stopped advancing ([`STALL_EVENTS`]).
     pub stalled: bool,
+    /// The last event run was an application's step.
+    app_stepped: bool,
 }
 
 /// The no-progress guard: this many events in a row at one instant end the run with a warning.
@@ -74,6 +77,7 @@ impl World {
             apps: Vec::new(),
             cpus,
             same_instant_events: 0,
+            app_stepped: false,
             stalled: false,
         };
         app::build(&mut w);
@@ -85,28 +89,40 @@ impl World {
     /// the core of the application that owns it (its softirq work lands there too, as with
     /// XPS/RFS steering) and to that application's CPU time.
     pub fn flush_charges(&mut self) {
-        self.stack.flush_charges();
-        let now = self.stack.now_ns;
-        for c in self.stack.cpu_charges.drain(..) {
-            match c {
-                CpuCharge::Sock(sk, cost_ns) => {
-                    let tp = &self.stack.socks[sk as usize];
-                    let (host, app) = (tp.host, tp.app);
-                    let core = self.apps[app as usize].core as usize;
-                    self.cpus[host as usize].charge(core, now, cost_ns);
-                    self.apps[app as usize].cpu_ns += cost_ns;
-                }
-                CpuCharge::Core(host, core, cost_ns) => {
-                    self.cpus[host as usize].charge(core as usize, now, cost_ns);
+        // The charges handed on first (they came before the socket's running sum), then that sum.
+        if !self.stack.cpu_charges.is_empty() {
+            let mut charges = std::mem::take(&mut self.stack.cpu_charges);
+            for c in charges.drain(..) {
+                match c {
+                    CpuCharge::Sock(sk, cost_ns) => self.charge_sock(sk, cost_ns),
+                    CpuCharge::Core(host, core, cost_ns) => {
+                        let now = self.stack.now_ns;
+                        self.cpus[host as usize].charge(core as usize, now, cost_ns);
+                    }
                 }
             }
+            self.stack.cpu_charges = charges;
         }
+        if let Some((sk, cost_ns)) = self.stack.take_charge_acc() {
+            self.charge_sock(sk, cost_ns);
+        }
+    }
+
+    #[inline]
+    fn charge_sock(&mut self, sk: SockId, cost_ns: u64) {
+        let now = self.stack.now_ns;
+        let tp = &self.stack.socks[sk as usize];
+        let (host, app) = (tp.host, tp.app);
+        let core = self.apps[app as usize].core as usize;
+        self.cpus[host as usize].charge(core, now, cost_ns);
+        self.apps[app as usize].cpu_ns += cost_ns;
     }
 
     /// Run until every application finished or the duration ended.
     pub fn run(&mut self) {
         while self.step() {
-            if self.apps.iter().all(|a| a.finished_ns.is_some()) {
+            // Only an application's step can finish it.
+            if self.app_stepped && self.apps.iter().all(|a| a.finished_ns.is_some()) {
                 break;
             }
         }
@@ -114,6 +130,7 @@ impl World {
 
     /// Run one event: an application's step, or the kernel entry point the event stands for.
     fn dispatch(&mut self, ev: Event) {
+        self.app_stepped = matches!(ev, Event::App(_));
         let k = &mut self.stack;
         match ev {
             Event::App(a) => app::step(self, a),
