@@ -13,7 +13,8 @@
 //                     first load does not carry them.
 // Each is skipped when its output is newer than every engine source (.rs, Cargo.toml,
 // Cargo.lock, .cargo/config.toml). Both are the same cargo artifact (target/.../sendpath_wasm.wasm)
-// built with other features, so each is handed to wasm-bindgen right after its own cargo build.
+// built with other features, so each is handed to wasm-bindgen right after its own cargo build,
+// and its glue must have an export only it has (a concurrent build fails loudly, not silently).
 //
 // types: the test engine/wasm/tests/typescript_types.rs with SENDPATH_UPDATE_TYPES=1 rewrites
 // web/src/engine/generated/ (committed) from the Rust types. Skipped when the stamp
@@ -21,11 +22,12 @@
 // stamp: the committed types are taken as current (npm test fails if they are not) and the stamp
 // is written, so the first `npm start` does not spend a native build on them.
 
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
   ENGINE,
+  UserError,
   ROOT,
   mtimeMs,
   newestEngineSourceMs,
@@ -42,10 +44,17 @@ const PKG_DIR = join(ROOT, 'web', 'src', 'engine', 'pkg');
 const CARGO_WASM = join(ENGINE, 'target', TARGET, PROFILE, 'sendpath_wasm.wasm');
 const TYPES_STAMP = join(ENGINE, 'target', 'typescript-types.stamp');
 
-/** The site's wasm modules: the output name and the cargo features of each (see the top). */
+/**
+ * The site's wasm modules: the output name, the cargo features and an export that only this
+ * module has (checked in the glue, see buildWasm) of each (see the top).
+ */
 const MODULES = [
-  { name: 'sendpath_wasm', features: [] },
-  { name: 'sendpath_conform', features: ['--no-default-features', '--features', 'conform'] },
+  { name: 'sendpath_wasm', features: [], own: 'class WasmSession' },
+  {
+    name: 'sendpath_conform',
+    features: ['--no-default-features', '--features', 'conform'],
+    own: 'function conform_rows',
+  },
 ];
 
 function buildWasm(module, newestSourceMs) {
@@ -72,6 +81,15 @@ function buildWasm(module, newestSourceMs) {
     PKG_DIR,
     CARGO_WASM,
   ]);
+  // Both modules come from one cargo artifact: a build of the other module that ran at the same
+  // time (a second `npm start` in this checkout) may have replaced it before wasm-bindgen read it.
+  if (!readFileSync(join(PKG_DIR, `${module.name}.js`), 'utf8').includes(`export ${module.own}`)) {
+    rmSync(pkgWasm, { force: true });
+    throw new UserError(
+      `${module.name}: the module built lacks its own export \`${module.own}\`: another wasm ` +
+        'build ran at the same time in this checkout; run this one again',
+    );
+  }
   // Date the output by the build's start: a source saved during the build is newer, and the
   // next run rebuilds.
   utimesSync(pkgWasm, new Date(started), new Date(started));
