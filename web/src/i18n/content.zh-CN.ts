@@ -87,6 +87,10 @@ export const keysZh: Record<string, string> = {
   'tc.fq.refill_delay_ms': 'fq：数据流空闲多久后恢复其额度',
   'tc.fq.pacing': 'fq：执行 pacing 限速（nopacing = 0）',
   'tc.fq.horizon_ms': 'fq：时间戳超出此范围的数据包被丢弃（5.7+）',
+  'path.bottleneck_mbit':
+    '两台主机之间的瓶颈路由器（每个方向）：速率，Mbit/s（以太网帧字节，不含前导码和 FCS），在 link.delay_us 之前；GSO 帧在那里被切成 MSS 大小的帧；0 = 没有',
+  'path.queue_packets':
+    '瓶颈路由器的尾部丢弃队列：等待或正在串行化的数据包数；遇到队列已满的数据包被丢弃',
   'tc.tbf.rate_mbit': 'tbf：令牌速率（tc 的 rate），Mbit/s',
   'tc.tbf.burst_bytes': 'tbf：桶深度（tc 的 burst），字节；更大的 GSO 包被切分，其他包被丢弃',
   'tc.tbf.latency_ms':
