@@ -56,7 +56,9 @@ function ensureNpmPackages() {
     say(WHO, 'npm packages: up to date');
     return;
   }
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  // --engine-strict: a dependency that does not support this Node.js fails the install, so the
+  // Node versions the README names (CI runs the lowest) are the ones every package supports.
+  run('npm', ['ci', '--no-audit', '--no-fund', '--engine-strict']);
 }
 
 /** cargo and rustup: not installed by us (rustup is the one prerequisite besides Node.js). */
