@@ -71,7 +71,9 @@ describe.skipIf(reason !== null)(
           execFileSync('uname', ['-r'], { encoding: 'utf8' }).trim(),
         );
         expect(m.config.sysctls['']?.['net.ipv4.tcp_autocorking']).toMatch(/^[01]$/);
-        expect(m.config.devices[0]?.driver?.['driver']).toBe('veth');
+        // The driver's name comes from ethtool, an optional tool: checked where it is installed.
+        if (has('ethtool')) expect(m.config.devices[0]?.driver?.['driver']).toBe('veth');
+        else console.warn('capture kit test: ethtool missing, the device driver is not checked');
         const qdisc = parseTcQdisc(m.qdiscs.at(-1)!.text)[0];
         expect(qdisc?.kind).toBe('tbf');
         // The workload ran and the counters saw it.
