@@ -49,7 +49,7 @@
 
 use std::collections::VecDeque;
 
-use crate::include::linux::skbuff::{tcp_flags, Packet, SockId, NO_SOCK};
+use crate::include::linux::skbuff::{Packet, SockId, NO_SOCK};
 use crate::lib::dynamic_queue_limits::Dql;
 use crate::net::sched::sch_api::Qdisc;
 use crate::net::sched::sch_generic::{Dequeue, DropReason, EnqueueResult, QdiscEvent, QdiscStats};
@@ -692,31 +692,7 @@ impl NetDevice {
         });
         self.stats.tx_sw_gso_segs += segs as u64;
         out.cpu_ns += self.costs.gso_segment_ns * segs as u64;
-        let fin = (p.flags & tcp_flags::FIN != 0) as u64;
-        let mut given_truesize = 0u32;
-        for i in 0..segs {
-            let seg_payload = mss.min(payload - i * mss);
-            let last = i + 1 == segs;
-            let mut s = p.clone();
-            if i > 0 {
-                s.id = self.next_seg_id;
-                self.next_seg_id += 1;
-            }
-            s.len = p.hdr_len + seg_payload;
-            s.gso_segs = 1;
-            s.gso_size = 0;
-            s.seq = p.seq + (i * mss) as u64;
-            s.end_seq = s.seq + seg_payload as u64;
-            if last {
-                s.end_seq += fin;
-                s.truesize = p.truesize - given_truesize;
-            } else {
-                s.flags &= !(tcp_flags::FIN | tcp_flags::PSH);
-                s.truesize = ((p.truesize as u64 * seg_payload as u64) / payload as u64) as u32;
-                given_truesize += s.truesize;
-            }
-            out_list.push_back(s);
-        }
+        p.for_each_gso_segment(&mut self.next_seg_id, |s| out_list.push_back(s));
     }
 
     /// `dev_hard_start_xmit`: `ndo_start_xmit` for each skb (`xmit_more` while more follow);

@@ -77,4 +77,42 @@ impl Packet {
         }
         b
     }
+
+    /// `skb_gso_segment` with every GSO feature off (`net/core/gso.c` → `tcp_gso_segment`):
+    /// hand `f` the `gso_segs` segments of this GSO skb, each with `gso_size` bytes of payload
+    /// and its own headers (`len` = `hdr_len` + payload, which `qdisc_pkt_len` is). The first
+    /// keeps the skb's id, the others take theirs from `next_seg_id`; FIN and PSH stay on the
+    /// last segment; each carries its share of the truesize (the last the remainder), so its
+    /// own free releases it (`tcp_wfree` per segment). Used by the device's software GSO and by
+    /// `tbf_segment`.
+    pub fn for_each_gso_segment(&self, next_seg_id: &mut u64, mut f: impl FnMut(Packet)) {
+        let payload = self.len - self.hdr_len;
+        let mss = self.gso_size;
+        let segs = payload.div_ceil(mss);
+        let fin = (self.flags & tcp_flags::FIN != 0) as u64;
+        let mut given_truesize = 0u32;
+        for i in 0..segs {
+            let seg_payload = mss.min(payload - i * mss);
+            let last = i + 1 == segs;
+            let mut s = self.clone();
+            if i > 0 {
+                s.id = *next_seg_id;
+                *next_seg_id += 1;
+            }
+            s.len = self.hdr_len + seg_payload;
+            s.gso_segs = 1;
+            s.gso_size = 0;
+            s.seq = self.seq + (i * mss) as u64;
+            s.end_seq = s.seq + seg_payload as u64;
+            if last {
+                s.end_seq += fin;
+                s.truesize = self.truesize - given_truesize;
+            } else {
+                s.flags &= !(tcp_flags::FIN | tcp_flags::PSH);
+                s.truesize = ((self.truesize as u64 * seg_payload as u64) / payload as u64) as u32;
+                given_truesize += s.truesize;
+            }
+            f(s);
+        }
+    }
 }

@@ -23,7 +23,7 @@
 //! - `t_c` starts at 0, the instant the scenario's hosts are built (`tbf_init` reads
 //!   `ktime_get_ns()`), so the bucket starts full, as after `tc qdisc add`.
 
-use crate::include::linux::skbuff::{tcp_flags, Packet};
+use crate::include::linux::skbuff::Packet;
 use crate::net::sched::sch_fifo::Bfifo;
 use crate::net::sched::sch_generic::{qdisc_bstats_update, GsoSkb};
 use crate::net::sched::sch_generic::{Dequeue, DropReason, EnqueueResult, QdiscEvent, QdiscStats};
@@ -260,45 +260,18 @@ impl Tbf {
     /// `Success` if any segment was queued; else the last refused segment comes back as the
     /// drop (the others are reported as [`QdiscEvent::Dropped`]).
     fn tbf_segment(&mut self, p: Packet) -> EnqueueResult {
-        let payload = p.len - p.hdr_len;
-        let mss = p.gso_size;
-        let segs = payload.div_ceil(mss);
-        let fin = (p.flags & tcp_flags::FIN != 0) as u64;
-        let mut given_truesize = 0u32;
         let mut nb = 0;
         let mut last_refused = None;
-        for i in 0..segs {
-            let seg_payload = mss.min(payload - i * mss);
-            let last = i + 1 == segs;
-            let mut s = p.clone();
-            if i > 0 {
-                s.id = self.next_seg_id;
-                self.next_seg_id += 1;
-            }
-            s.len = p.hdr_len + seg_payload;
-            s.gso_segs = 1;
-            s.gso_size = 0;
-            s.seq = p.seq + (i * mss) as u64;
-            s.end_seq = s.seq + seg_payload as u64;
-            if last {
-                s.end_seq += fin;
-                s.truesize = p.truesize - given_truesize;
-            } else {
-                s.flags &= !(tcp_flags::FIN | tcp_flags::PSH);
-                s.truesize = ((p.truesize as u64 * seg_payload as u64) / payload as u64) as u32;
-                given_truesize += s.truesize;
-            }
-            match self.qdisc.bfifo_enqueue(s) {
-                Ok(()) => nb += 1,
-                Err(s) => {
-                    self.stats.dropped += 1; // qdisc_qstats_drop(sch)
-                    if let Some(prev) = last_refused.replace(s) {
-                        self.events
-                            .push(QdiscEvent::Dropped(Box::new(prev), DropReason::QueueFull));
-                    }
+        let (qdisc, stats, events) = (&mut self.qdisc, &mut self.stats, &mut self.events);
+        p.for_each_gso_segment(&mut self.next_seg_id, |s| match qdisc.bfifo_enqueue(s) {
+            Ok(()) => nb += 1,
+            Err(s) => {
+                stats.dropped += 1; // qdisc_qstats_drop(sch)
+                if let Some(prev) = last_refused.replace(s) {
+                    events.push(QdiscEvent::Dropped(Box::new(prev), DropReason::QueueFull));
                 }
             }
-        }
+        });
         match last_refused {
             Some(s) if nb == 0 => EnqueueResult::Dropped(Box::new(s), DropReason::QueueFull),
             Some(s) => {
@@ -396,6 +369,7 @@ fn skb_gso_validate_mac_len(p: &Packet, len: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::include::linux::skbuff::tcp_flags;
 
     const GBIT: u64 = 1_000_000_000 / 8;
 
