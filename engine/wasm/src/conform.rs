@@ -3,70 +3,12 @@
 //! call `sendpath_core::conform`, the code `sendpath conform` runs, so the page and the CLI
 //! give the same rows.
 
-use serde::Serialize;
-
 use sendpath_core::conform::{compare, parse_experiment, parse_known_failures, KnownFailures};
-
-/// One recorded value: the median of the kernel's repetitions and their range.
-#[derive(Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct RecordedValue {
-    pub name: String,
-    pub median: f64,
-    pub min: f64,
-    pub max: f64,
-}
-
-/// An experiment file as the page shows it (`sendpath_core::conform::Experiment`).
-#[derive(Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ConformExperiment {
-    /// The file's name without `.toml`.
-    pub id: String,
-    pub title: String,
-    pub mechanism: String,
-    /// The claim: the file's first comment line.
-    pub claim: String,
-    /// The engine scenario, relative to `scenarios/` (`nagle-delayed-ack.toml`).
-    pub scenario: String,
-    pub variant: Option<String>,
-    /// The `--set KEY=VALUE` overrides that make the scenario mirror the real setup.
-    pub sets: Vec<String>,
-    /// What the engine lacks to mirror the real setup, one line each.
-    pub missing_keys: Vec<String>,
-    /// The real setup (`[real]`), key by key, in file order.
-    pub real: Vec<(String, String)>,
-    /// Kernel, HZ, date, machine, repetitions (`[recorded]`), in file order.
-    pub recorded: Vec<(String, String)>,
-    pub values: Vec<RecordedValue>,
-}
 
 /// The experiment file `text` (named `file` in errors, `id` its name without `.toml`), as JSON.
 pub fn experiment_json(text: &str, file: &str, id: &str) -> Result<String, String> {
     let e = parse_experiment(text, file, id)?;
-    let out = ConformExperiment {
-        id: e.id,
-        title: e.title,
-        mechanism: e.mechanism,
-        claim: e.claim,
-        scenario: e.scenario,
-        variant: e.variant,
-        sets: e.sets,
-        missing_keys: e.missing_keys,
-        real: e.real,
-        recorded: e.recorded,
-        values: e
-            .values
-            .into_iter()
-            .map(|v| RecordedValue {
-                name: v.name,
-                median: v.median,
-                min: v.min,
-                max: v.max,
-            })
-            .collect(),
-    };
-    Ok(serde_json::to_string(&out).expect("strings and numbers encode as JSON"))
+    Ok(serde_json::to_string(&e).expect("strings and numbers encode as JSON"))
 }
 
 /// The experiment run in the model beside its recording: `sendpath conform`'s rows

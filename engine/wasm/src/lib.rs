@@ -48,7 +48,7 @@ pub fn export_typescript_types(cfg: &ts_rs::Config) -> Result<(), ts_rs::ExportE
     session::SessionSummary::export_all(cfg)?;
     session::Described::export_all(cfg)?;
     catalog::ScenarioInfo::export_all(cfg)?;
-    conform::ConformExperiment::export_all(cfg)?;
+    sendpath_core::conform::Experiment::export_all(cfg)?;
     sendpath_core::conform::Row::export_all(cfg)?;
     Ok(())
 }

@@ -23,7 +23,8 @@ use crate::{metric, run_source, RunOptions, RunResult};
 pub const BAND: f64 = 0.10;
 
 /// One recorded value: the median of the repetitions and their range.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "RecordedValue"))]
 pub struct Recorded {
     pub name: String,
     pub median: f64,
@@ -31,8 +32,9 @@ pub struct Recorded {
     pub max: f64,
 }
 
-/// An experiment file.
-#[derive(Clone, Debug, PartialEq)]
+/// An experiment file (the site's `ConformExperiment`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ConformExperiment"))]
 pub struct Experiment {
     /// The file's name without `.toml`.
     pub id: String,

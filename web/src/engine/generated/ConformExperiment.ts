@@ -2,7 +2,7 @@
 import type { RecordedValue } from "./RecordedValue";
 
 /**
- * An experiment file as the page shows it (`sendpath_core::conform::Experiment`).
+ * An experiment file (the site's `ConformExperiment`).
  */
 export type ConformExperiment = { 
 /**
@@ -14,22 +14,18 @@ id: string, title: string, mechanism: string,
  */
 claim: string, 
 /**
- * The engine scenario, relative to `scenarios/` (`nagle-delayed-ack.toml`).
+ * The engine scenario, relative to `scenarios/`.
  */
-scenario: string, variant: string | null, 
+scenario: string, variant: string | null, sets: Array<string>, 
 /**
- * The `--set KEY=VALUE` overrides that make the scenario mirror the real setup.
- */
-sets: Array<string>, 
-/**
- * What the engine lacks to mirror the real setup, one line each.
+ * What the engine lacks to mirror the real setup (one line each).
  */
 missing_keys: Array<string>, 
 /**
- * The real setup (`[real]`), key by key, in file order.
+ * The real setup in words (`[real]`), key by key, for display.
  */
 real: Array<[string, string]>, 
 /**
- * Kernel, HZ, date, machine, repetitions (`[recorded]`), in file order.
+ * Kernel, HZ, date, machine, repetitions (`[recorded]`), for display.
  */
 recorded: Array<[string, string]>, values: Array<RecordedValue>, };
