@@ -150,6 +150,11 @@ pub struct Stack {
     costs: Vec<CpuCosts>,
     /// Interval between memory samples, ns.
     pub sample_ns: u64,
+    /// The SACK blocks (TCP options) of ACKs below TCP, by packet id: `tcp_send_ack` puts
+    /// them here, `tcp_ack` takes them. Kept beside the packet because no layer below TCP
+    /// reads TCP options and `Packet` stays the same size for them; an entry lives only while
+    /// its ACK is on its way (a dropped ACK's entry goes with it).
+    pub tcp_sack_opts: std::collections::BTreeMap<u64, Box<[(u64, u64)]>>,
 }
 
 impl Stack {
@@ -235,6 +240,7 @@ impl Stack {
             cpu_charges: Vec::new(),
             costs,
             sample_ns: 10_000_000,
+            tcp_sack_opts: Default::default(),
             cfg,
         }
     }

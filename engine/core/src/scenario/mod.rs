@@ -150,7 +150,7 @@ pub struct Source {
 }
 
 /// Sections whose entries are `section.entry` keys.
-const PREFIXED_SECTIONS: &[&str] = &["sim", "link", "cpu", "app", "tc", "ethtool", "bql"];
+const PREFIXED_SECTIONS: &[&str] = &["sim", "link", "path", "cpu", "app", "tc", "ethtool", "bql"];
 
 impl Scenario {
     /// Parse and validate a scenario file's text. `file` names it in errors.
@@ -623,7 +623,7 @@ fn collect_section(
             s if PREFIXED_SECTIONS.contains(&s) => format!("{s}.{k}"),
             _ => {
                 let mut m = format!(
-                    "unknown section [{}]; sections are sim, link, sysctl, socket, tc, ethtool, bql, cpu, app, host.NAME, variants.NAME",
+                    "unknown section [{}]; sections are sim, link, path, sysctl, socket, tc, ethtool, bql, cpu, app, host.NAME, variants.NAME",
                     clip(sec)
                 );
                 if let Some(s) = keys::suggest(sec) {

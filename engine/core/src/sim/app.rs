@@ -299,7 +299,9 @@ fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         rate_interval_us: 0,
         rate_app_limited: true,
         high_seq: 0,
-        ca_state_loss: false,
+        icsk_ca_state: 0,
+        lr: Default::default(),
+        rack: Default::default(),
         rcv_nxt: 0,
         rcv_wup: 0,
         copied_seq: 0,
@@ -311,6 +313,7 @@ fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         sk_rcvbuf,
         sk_rmem_alloc: 0,
         receive_queue: Default::default(),
+        rcv_sack: Default::default(),
         icsk_ack: IcskAck {
             pending: 0,
             quick: 0,

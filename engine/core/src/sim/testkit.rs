@@ -50,6 +50,7 @@ pub fn queue_skb(w: &mut World, sk: SockId, len: u32) -> u64 {
         tstamp_ns: 0,
         first_write_ns: 0,
         retrans: false,
+        sacked: 0,
         tx: Default::default(),
     });
     tp.write_seq += len as u64;

@@ -35,6 +35,27 @@ pub const ICSK_ACK_PUSHED: u8 = 4;
 pub const ICSK_ACK_PUSHED2: u8 = 8;
 pub const ICSK_ACK_NOW: u8 = 16;
 
+/// `TCP_SKB_CB(skb)->sacked` bits (include/net/tcp.h): the SACK scoreboard of an skb.
+pub const TCPCB_SACKED_ACKED: u8 = 0x01;
+pub const TCPCB_SACKED_RETRANS: u8 = 0x02;
+pub const TCPCB_LOST: u8 = 0x04;
+pub const TCPCB_EVER_RETRANS: u8 = 0x80;
+pub const TCPCB_RETRANS: u8 = TCPCB_SACKED_RETRANS | TCPCB_EVER_RETRANS;
+
+/// `icsk_ca_state` values (enum tcp_ca_state).
+pub const TCP_CA_OPEN: u8 = 0;
+pub const TCP_CA_DISORDER: u8 = 1;
+pub const TCP_CA_CWR: u8 = 2;
+pub const TCP_CA_RECOVERY: u8 = 3;
+pub const TCP_CA_LOSS: u8 = 4;
+
+/// `TCP_TIMEOUT_MIN_US` (2 ms): the least a RACK or TLP timer waits beyond its estimate.
+pub const TCP_TIMEOUT_MIN_US: u64 = 2000;
+/// `TCP_RACK_RECOVERY_THRESH`: recoveries a widened reordering window persists.
+pub const TCP_RACK_RECOVERY_THRESH: u8 = 16;
+/// `TCP_NUM_SACKS`: SACK blocks the receiver remembers.
+pub const TCP_NUM_SACKS: usize = 4;
+
 /// `TCP_INIT_CWND` (RFC 6928).
 pub const TCP_INIT_CWND: u32 = 10;
 /// `TCP_MAX_QUICKACKS`.
@@ -82,8 +103,11 @@ pub struct Skb {
     pub tstamp_ns: u64,
     /// When the application wrote its first byte, ns.
     pub first_write_ns: u64,
-    /// Retransmitted at least once (Karn: no RTT sample from it).
+    /// Retransmitted at least once (Karn: no RTT sample from it; `TCPCB_EVER_RETRANS`).
     pub retrans: bool,
+    /// `TCP_SKB_CB(skb)->sacked`: the scoreboard bits (`TCPCB_SACKED_ACKED`, `TCPCB_LOST`,
+    /// `TCPCB_SACKED_RETRANS`); 0 on the write queue.
+    pub sacked: u8,
     /// `TCP_SKB_CB(skb)->tx`: the delivery state when it was last sent (`tcp_rate_skb_sent`).
     pub tx: TcpSkbTx,
 }
@@ -250,6 +274,8 @@ pub enum IcskPending {
     Retrans,
     /// `ICSK_TIME_PROBE0` (zero window / corked tail probe).
     Probe0,
+    /// `ICSK_TIME_REO_TIMEOUT` (RACK's reordering timer).
+    ReoTimeout,
 }
 
 /// `icsk->icsk_ack`: the receiver's delayed-ACK state.
@@ -269,6 +295,99 @@ pub struct IcskAck {
     pub last_seg_size: u32,
     /// MSS estimate of the peer for delayed-ACK decisions.
     pub rcv_mss: u32,
+}
+
+/// `tp->rack` (include/linux/tcp.h): RACK's reference, the most recently sent skb that was
+/// (S)ACKed.
+#[derive(Clone, Debug)]
+pub struct TcpRack {
+    /// (Re)sent time of that skb, µs, its RTT, µs, and its end.
+    pub mstamp_us: u64,
+    pub rtt_us: u64,
+    pub end_seq: u64,
+    /// `tp->delivered` at the last reordering-window change.
+    pub last_delivered: u32,
+    /// The reordering window in min_rtt/4 steps, and recoveries it persists.
+    pub reo_wnd_steps: u8,
+    pub reo_wnd_persist: u8,
+    pub dsack_seen: bool,
+    /// The reference moved since the last loss scan.
+    pub advanced: bool,
+}
+
+impl Default for TcpRack {
+    fn default() -> Self {
+        // tcp_init_sock: "tp->rack.reo_wnd_steps = 1;"
+        TcpRack {
+            mstamp_us: 0,
+            rtt_us: 0,
+            end_seq: 0,
+            last_delivered: 0,
+            reo_wnd_steps: 1,
+            reo_wnd_persist: 0,
+            dsack_seen: false,
+            advanced: false,
+        }
+    }
+}
+
+/// The loss-recovery fields of `struct tcp_sock` (include/linux/tcp.h), Linux 6.18 names.
+#[derive(Clone, Debug)]
+pub struct LossRecovery {
+    /// `ssthresh` and `cwnd` saved when a reduction started (`prior_ssthresh`, `prior_cwnd`),
+    /// for undo and PRR.
+    pub prior_ssthresh: u32,
+    pub prior_cwnd: u32,
+    /// PRR: packets delivered and sent since recovery started.
+    pub prr_delivered: u32,
+    pub prr_out: u32,
+    /// `undo_marker` (`snd_una` when recovery started, 0 = no undo possible) and
+    /// `undo_retrans` (retransmissions not yet shown spurious by a DSACK).
+    pub undo_marker: u64,
+    pub undo_retrans: i32,
+    /// When the first retransmission of this episode left, ns (`retrans_stamp`, 0 = none).
+    pub retrans_stamp_ns: u64,
+    /// `tp->reordering` (packets, from `net.ipv4.tcp_reordering`) and `reord_seen`.
+    pub reordering: u32,
+    pub reord_seen: u32,
+    /// `tp->lost`: packets marked lost over the connection.
+    pub lost: u32,
+    /// End of the highest SACKed skb (`tcp_highest_sack_seq`), 0 = none.
+    pub highest_sack_end: u64,
+    /// `icsk_retransmits`: RTOs since the last forward progress.
+    pub icsk_retransmits: u32,
+}
+
+impl Default for LossRecovery {
+    fn default() -> Self {
+        LossRecovery {
+            prior_ssthresh: 0,
+            prior_cwnd: 0,
+            prr_delivered: 0,
+            prr_out: 0,
+            undo_marker: 0,
+            undo_retrans: 0,
+            retrans_stamp_ns: 0,
+            // net.ipv4.tcp_reordering = 3 (TCP_FASTRETRANS_THRESH)
+            reordering: 3,
+            reord_seen: 0,
+            lost: 0,
+            highest_sack_end: 0,
+            icsk_retransmits: 0,
+        }
+    }
+}
+
+/// What the receiver remembers of out-of-order data (`tp->out_of_order_queue`,
+/// `tp->selective_acks`, `tp->duplicate_sack`).
+#[derive(Clone, Debug, Default)]
+pub struct RcvSack {
+    /// Out-of-order segments: `seq -> (end_seq, truesize)`.
+    pub out_of_order_queue: std::collections::BTreeMap<u64, (u64, u64)>,
+    /// SACK blocks `[start, end)`, most recently changed first (at most `TCP_NUM_SACKS`).
+    pub selective_acks: Vec<(u64, u64)>,
+    /// A D-SACK block to report in the next ACK (RFC 2883).
+    pub duplicate_sack: Option<(u64, u64)>,
 }
 
 /// Receive-buffer autotuning state (`tp->rcvq_space`).
@@ -390,8 +509,12 @@ pub struct TcpSock {
     pub data_segs_out: u64,
     /// `snd_nxt` when the last RTO fired; retransmissions end there.
     pub high_seq: u64,
-    /// In RTO recovery (`TCP_CA_Loss`).
-    pub ca_state_loss: bool,
+    /// `icsk_ca_state`: `TCP_CA_OPEN` .. `TCP_CA_LOSS`.
+    pub icsk_ca_state: u8,
+    /// Loss recovery: SACK scoreboard totals are `sacked_out`/`lost_out`/`retrans_out`; the
+    /// rest of the state is here (`net/ipv4/tcp_input.rs`, `tcp_recovery.rs`).
+    pub lr: LossRecovery,
+    pub rack: TcpRack,
     pub segs_out: u64,
     pub bytes_acked: u64,
     /// Delivery-rate sampling (`net/ipv4/tcp_rate.rs`, fields of `struct tcp_sock`):
@@ -423,6 +546,8 @@ pub struct TcpSock {
     pub sk_rmem_alloc: u64,
     /// In-order data not yet read by the application: `(end_seq, truesize)`.
     pub receive_queue: VecDeque<(u64, u64)>,
+    /// Out-of-order data and the SACK blocks that report it.
+    pub rcv_sack: RcvSack,
     pub icsk_ack: IcskAck,
     pub rcvq_space: RcvqSpace,
 
@@ -597,6 +722,31 @@ impl TcpSock {
                 self.id
             );
         }
+        let flagged = |bit: u8| -> u32 {
+            self.rtx_queue
+                .iter()
+                .filter(|s| s.sacked & bit != 0)
+                .map(|s| s.pcount)
+                .sum()
+        };
+        assert_eq!(
+            flagged(TCPCB_SACKED_ACKED),
+            self.sacked_out,
+            "sk{}: sacked_out",
+            self.id
+        );
+        assert_eq!(
+            flagged(TCPCB_LOST),
+            self.lost_out,
+            "sk{}: lost_out",
+            self.id
+        );
+        assert_eq!(
+            flagged(TCPCB_SACKED_RETRANS),
+            self.retrans_out,
+            "sk{}: retrans_out",
+            self.id
+        );
         let pkts: u32 = self.rtx_queue.iter().map(|s| s.pcount).sum();
         assert_eq!(
             pkts, self.packets_out,

@@ -67,6 +67,7 @@ impl Stack {
             }
         }
         for (pkt, why) in out.dropped.drain(..) {
+            self.tcp_sack_opts.remove(&pkt.id);
             self.warn_drop(&pkt, DropSite::Qdisc, &format!("{why:?}"));
             self.skb_free(pkt);
         }
@@ -111,6 +112,7 @@ impl Stack {
         }
         for frame in dropped {
             let (id, host, sk) = (frame.id, frame.src_host, frame.sk);
+            self.tcp_sack_opts.remove(&id);
             self.emit(host, sk, || Ev::Drop {
                 pkt: id,
                 site: DropSite::Bottleneck,
@@ -135,7 +137,7 @@ impl Stack {
     /// A packet dropped at `site` (`detail`: why): a warning for the run, and a `drop` event.
     fn warn_drop(&mut self, pkt: &Packet, site: DropSite, detail: &str) {
         let w = format!(
-            "a packet was dropped in the {} ({detail}) at {} µs: links are lossless in this model, so the flow may stall",
+            "a packet was dropped in the {} ({detail}) at {} µs: the sender's own queue overflowed, and TCP must retransmit it",
             site.name(),
             self.now_ns / 1000
         );

@@ -88,6 +88,7 @@ pub fn tcp_sendmsg_locked(
                 tstamp_ns: 0,
                 first_write_ns: now,
                 retrans: false,
+                sacked: 0,
                 tx: Default::default(),
             };
             tcp_skb_entail(tp, skb);

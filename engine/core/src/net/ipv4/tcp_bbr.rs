@@ -117,13 +117,9 @@ fn after(seq1: u32, seq2: u32) -> bool {
     before(seq2, seq1)
 }
 
-/// `icsk_ca_state` as the engine knows it: Loss after an RTO, else Open.
+/// `icsk_ca_state`.
 fn ca_state(tp: &TcpSock) -> u8 {
-    if tp.ca_state_loss {
-        TCP_CA_LOSS
-    } else {
-        TCP_CA_OPEN
-    }
+    tp.icsk_ca_state
 }
 
 /// `bbr_full_bw_reached`: do we estimate that STARTUP filled the pipe?

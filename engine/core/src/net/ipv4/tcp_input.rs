@@ -6,10 +6,24 @@
 //!
 //! Follows Linux 6.18 with the switches of `Profile` for 3.13 .. 4.4.
 //!
+//! Loss recovery follows 6.18 for every profile: the receiver queues out-of-order data and
+//! reports it in SACK blocks (`tcp_data_queue_ofo`, `tcp_sack_new_ofo_skb`, `tcp_ofo_queue`,
+//! D-SACK for duplicates); the sender keeps a SACK scoreboard on its retransmit queue
+//! (`tcp_sacktag_write_queue`), finds losses with RACK (`tcp_recovery.rs`), runs the
+//! `tcp_fastretrans_alert` state machine (Open, Disorder, CWR, Recovery, Loss), reduces cwnd with
+//! PRR (`tcp_cwnd_reduction`) and undoes a reduction that D-SACKs prove spurious.
+//!
 //! Simplified:
-//! - no SACK, no loss recovery beyond go-back-N on RTO, because the links are lossless and a
-//!   drop is reported as a warning; visible effect: a run with drops (full qdisc) shows the
-//!   stall and the RTO, not Linux's fast recovery.
+//! - no timestamps echo (TSecr), so `tcp_packet_delayed` is never true: no undo from
+//!   timestamps (`tcp_try_undo_partial` and the timestamp half of `tcp_may_undo`), only from
+//!   D-SACKs; visible effect: a spurious fast retransmission is undone only when its D-SACK
+//!   arrives.
+//! - no F-RTO (`tp->frto` is 0), no SACK reneging, no ECN, no tail-loss probe; visible effect: an
+//!   RTO always retransmits everything outstanding that RACK does not know to be in flight.
+//! - an ACK that neither advances `snd_una` nor carries SACK blocks, in state Open, returns
+//!   before the congestion control (which it would not change); visible effect: none.
+//! - SACK blocks ride on pure ACKs only (a data segment from the receiver carries none);
+//!   visible effect: none for the one-way flows modelled.
 //! - header prediction is reduced to its counters: an ACK that only advances `snd_una`
 //!   without changing the window counts as `TCPHPAcks`, other pure ACKs as `TCPPureAcks`.
 
@@ -26,6 +40,23 @@ use crate::net::ipv4::tcp_output::{
 use crate::net::ipv4::tcp_rate::{tcp_rate_gen, tcp_rate_skb_delivered, RateSample};
 use crate::net::ipv4::tcp_timer;
 use crate::trace::{AckReason, Ev};
+
+/// `tcp_ack`'s flags (net/ipv4/tcp_input.c).
+pub const FLAG_DATA: u32 = 0x01;
+pub const FLAG_WIN_UPDATE: u32 = 0x02;
+pub const FLAG_DATA_ACKED: u32 = 0x04;
+pub const FLAG_RETRANS_DATA_ACKED: u32 = 0x08;
+pub const FLAG_DATA_SACKED: u32 = 0x20;
+pub const FLAG_ECE: u32 = 0x40;
+pub const FLAG_LOST_RETRANS: u32 = 0x80;
+pub const FLAG_ORIG_SACK_ACKED: u32 = 0x200;
+pub const FLAG_SND_UNA_ADVANCED: u32 = 0x400;
+pub const FLAG_DSACKING_ACK: u32 = 0x800;
+pub const FLAG_SET_XMIT_TIMER: u32 = 0x1000;
+pub const FLAG_ACKED: u32 = FLAG_DATA_ACKED;
+pub const FLAG_NOT_DUP: u32 = FLAG_DATA | FLAG_WIN_UPDATE | FLAG_ACKED;
+pub const FLAG_CA_ALERT: u32 = FLAG_DATA_SACKED | FLAG_ECE;
+pub const FLAG_FORWARD_PROGRESS: u32 = FLAG_ACKED | FLAG_DATA_SACKED;
 
 /// `tcp_v4_rcv`: a segment reaches its socket.
 pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
@@ -249,14 +280,30 @@ pub fn tcp_rcv_established(w: &mut Stack, sk: SockId, pkt: &Packet) {
     }
     let tp = &mut w.socks[sk as usize];
     if pkt.seq != tp.rcv_nxt {
-        // Old or out-of-order data (only after a drop and a go-back-N retransmission).
+        // Old or out-of-order data (only after a drop).
         if pkt.end_seq <= tp.rcv_nxt {
             // tcp_data_queue: "A retransmit, 2nd most common case. Force an immediate ack."
             w.mib(host).inc(Mib::TcpExtDelayedACKLost);
+            tcp_dsack_set(w, sk, pkt.seq, pkt.end_seq);
             tcp_enter_quickack_mode(w, sk, TCP_MAX_QUICKACKS);
+            tcp_ack(w, sk, pkt, true);
+            tcp_send_ack(w, sk, AckReason::Now);
+            return;
         }
-        tcp_ack(w, sk, pkt, true);
-        tcp_send_ack(w, sk, AckReason::Now);
+        if pkt.seq > tp.rcv_nxt {
+            // tcp_data_queue -> tcp_data_queue_ofo; __tcp_ack_snd_check ACKs at once while
+            // the out-of-order queue holds data.
+            tcp_ack(w, sk, pkt, true);
+            tcp_data_queue_ofo(w, sk, pkt);
+            tcp_data_snd_check(w, sk);
+            tcp_send_ack(w, sk, AckReason::Now);
+            return;
+        }
+        // "Partial packet, seq < rcv_next < end_seq": the new part is in order.
+        let mut p = pkt.clone();
+        p.seq = w.socks[sk as usize].rcv_nxt;
+        tcp_dsack_set(w, sk, pkt.seq, p.seq);
+        tcp_rcv_established(w, sk, &p);
         return;
     }
     // tcp_queue_rcv: in-order data joins the receive queue.
@@ -277,6 +324,17 @@ pub fn tcp_rcv_established(w: &mut Stack, sk: SockId, pkt: &Packet) {
     let (seq, end_seq) = (pkt.seq, pkt.end_seq);
     w.emit(host, sk, || Ev::RcvData { seq, end_seq, segs });
     tcp_event_data_recv(w, sk, pkt, truesize);
+    if !w.socks[sk as usize].rcv_sack.out_of_order_queue.is_empty() {
+        tcp_ofo_queue(w, sk);
+        let tp = &mut w.socks[sk as usize];
+        // "RFC5681. 4.2. SHOULD send immediate ACK, when gap in queue is filled."
+        if tp.rcv_sack.out_of_order_queue.is_empty() {
+            tp.icsk_ack.pending |= ICSK_ACK_NOW;
+        }
+    }
+    if !w.socks[sk as usize].rcv_sack.selective_acks.is_empty() {
+        tcp_sack_remove(&mut w.socks[sk as usize]);
+    }
     if pkt.ack_seq != w.socks[sk as usize].snd_una {
         tcp_ack(w, sk, pkt, true);
         tcp_data_snd_check(w, sk);
@@ -392,11 +450,103 @@ fn __tcp_ack_snd_check(w: &mut Stack, sk: SockId) {
         tcp_send_ack(w, sk, AckReason::TwoFrames);
     } else if tcp_in_quickack_mode(tp) {
         tcp_send_ack(w, sk, AckReason::Quickack);
+    } else if !tp.rcv_sack.out_of_order_queue.is_empty() {
+        // "We have out of order data."
+        tcp_send_ack(w, sk, AckReason::Now);
     } else if tp.icsk_ack.pending & ICSK_ACK_NOW != 0 {
         tcp_send_ack(w, sk, AckReason::Now);
     } else {
         tcp_send_delayed_ack(w, sk);
     }
+}
+
+/// `tcp_data_queue_ofo`: keep an out-of-order segment (charged to the receive buffer) and
+/// report it in a SACK block (`tcp_sack_new_ofo_skb`); a segment already held is a duplicate
+/// (D-SACK).
+fn tcp_data_queue_ofo(w: &mut Stack, sk: SockId, pkt: &Packet) {
+    let host = w.socks[sk as usize].host;
+    w.mib(host).inc(Mib::TcpExtTCPOFOQueue);
+    let truesize =
+        pkt.payload_len() as u64 + w.socks[sk as usize].profile.skb_truesize_overhead() as u64;
+    let tp = &mut w.socks[sk as usize];
+    tp.icsk_ack.pending |= ICSK_ACK_SCHED; // inet_csk_schedule_ack
+    let (seq, end_seq) = (pkt.seq, pkt.end_seq);
+    let held = tp
+        .rcv_sack
+        .out_of_order_queue
+        .range(..=seq)
+        .next_back()
+        .is_some_and(|(_, &(e, _))| e >= end_seq);
+    if held {
+        // "All the bits are present. Drop."
+        w.mib(host).inc(Mib::TcpExtTCPDSACKOfoSent);
+        tcp_dsack_set(w, sk, seq, end_seq);
+        return;
+    }
+    tp.rcv_sack
+        .out_of_order_queue
+        .insert(seq, (end_seq, truesize));
+    tp.sk_rmem_alloc += truesize;
+    tp.sk_mem_charge(truesize);
+    tcp_sack_new_ofo_skb(tp, seq, end_seq);
+}
+
+/// `tcp_sack_new_ofo_skb`: the new segment extends a SACK block (which moves to the front,
+/// merging with any block it now touches) or starts a new first block; at most
+/// `TCP_NUM_SACKS` are kept.
+fn tcp_sack_new_ofo_skb(tp: &mut TcpSock, seq: u64, end_seq: u64) {
+    let blocks = &mut tp.rcv_sack.selective_acks;
+    let (mut start, mut end) = (seq, end_seq);
+    // tcp_sack_extend + tcp_sack_maybe_coalesce: absorb every block this one touches.
+    let mut i = 0;
+    while i < blocks.len() {
+        let (s, e) = blocks[i];
+        if s <= end && start <= e {
+            start = start.min(s);
+            end = end.max(e);
+            blocks.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    blocks.insert(0, (start, end));
+    blocks.truncate(TCP_NUM_SACKS);
+}
+
+/// `tcp_sack_remove`: drop the SACK blocks that `rcv_nxt` reached.
+fn tcp_sack_remove(tp: &mut TcpSock) {
+    let rcv_nxt = tp.rcv_nxt;
+    tp.rcv_sack.selective_acks.retain(|&(s, _)| s > rcv_nxt);
+}
+
+/// `tcp_ofo_queue`: move the out-of-order segments that are now in order to the receive queue.
+fn tcp_ofo_queue(w: &mut Stack, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    while let Some((&seq, &(end_seq, truesize))) = tp.rcv_sack.out_of_order_queue.iter().next() {
+        if seq > tp.rcv_nxt {
+            break;
+        }
+        tp.rcv_sack.out_of_order_queue.remove(&seq);
+        if end_seq <= tp.rcv_nxt {
+            // "ofo packet ... dropped": all of it was received meanwhile.
+            tp.sk_rmem_alloc -= truesize;
+            tp.sk_mem_uncharge(truesize);
+            continue;
+        }
+        tp.rcv_nxt = end_seq;
+        tp.receive_queue.push_back((end_seq, truesize));
+    }
+}
+
+/// `tcp_dsack_set`: report `[seq, end_seq)`, received twice, in a D-SACK block of the next
+/// ACK (RFC 2883; `net.ipv4.tcp_dsack` = 1).
+fn tcp_dsack_set(w: &mut Stack, sk: SockId, seq: u64, end_seq: u64) {
+    let host = w.socks[sk as usize].host;
+    let tp = &w.socks[sk as usize];
+    if seq < tp.rcv_nxt {
+        w.mib(host).inc(Mib::TcpExtTCPDSACKOldSent);
+    }
+    w.socks[sk as usize].rcv_sack.duplicate_sack = Some((seq, end_seq));
 }
 
 /// `tcp_grow_window`: raise `rcv_ssthresh` (the window we are willing to offer) by at least
@@ -467,19 +617,39 @@ pub fn tcp_rcv_space_adjust(w: &mut Stack, sk: SockId) {
 fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     let now = w.now_ns;
     let hz = w.hz;
+    // The ACK's SACK blocks (its TCP options, kept beside the packet: see Stack::tcp_sack_opts).
+    let sack = w.tcp_sack_opts.remove(&pkt.id);
     let tp = &mut w.socks[sk as usize];
     let host = tp.host;
     let ack = pkt.ack_seq;
-    if ack > tp.snd_nxt || ack < tp.snd_una {
-        return; // "If the ack includes data we haven't sent yet, discard." / old ACK
+    if ack > tp.snd_nxt {
+        return; // "If the ack includes data we haven't sent yet, discard."
+    }
+    if ack < tp.snd_una {
+        // An old ACK: "If data was SACKed, tag it and see if we should send more data."
+        if let Some(blocks) = sack {
+            let prior_snd_una = tp.snd_una;
+            let mut rs = RateSample::new(tp.packets_in_flight());
+            let (mut flag, _) = tcp_sacktag_write_queue(w, sk, &blocks, prior_snd_una, &mut rs);
+            let mut rexmit = false;
+            tcp_fastretrans_alert(w, sk, prior_snd_una, &mut flag, &mut rexmit);
+            if rexmit {
+                crate::net::ipv4::tcp_output::tcp_xmit_retransmit_queue(w, sk);
+            }
+        }
+        return;
     }
     let prior_snd_una = tp.snd_una;
     let prior_in_flight = tp.packets_in_flight();
+    let prior_delivered = tp.delivered;
+    let prior_lost = tp.lr.lost;
     let mut rs = RateSample::new(prior_in_flight);
+    let mut flag = if with_data { FLAG_DATA } else { 0 };
     // tcp_ack_update_window
     let nwin = pkt.window as u64;
     let window_changed = nwin != tp.snd_wnd;
     if ack > tp.snd_una || pkt.seq > tp.snd_wl1 || (pkt.seq == tp.snd_wl1 && nwin > tp.snd_wnd) {
+        flag |= FLAG_WIN_UPDATE;
         tp.snd_wl1 = pkt.seq;
         tp.snd_wnd = nwin;
         tp.max_window = tp.max_window.max(nwin);
@@ -493,11 +663,25 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
         w.mib(host).inc(m);
     }
     let tp = &mut w.socks[sk as usize];
-    if ack == prior_snd_una {
+    if ack == prior_snd_una && sack.is_none() && tp.icsk_ca_state == TCP_CA_OPEN {
         return;
+    }
+    if ack > prior_snd_una {
+        flag |= FLAG_SND_UNA_ADVANCED;
+        tp.lr.icsk_retransmits = 0;
     }
     tp.snd_una = ack;
     tp.icsk_probes_out = 0;
+    let mut sack_delivered = 0u32;
+    let mut first_sackt: Option<u64> = None;
+    if let Some(blocks) = &sack {
+        let (f, st) = tcp_sacktag_write_queue(w, sk, blocks, prior_snd_una, &mut rs);
+        flag |= f;
+        sack_delivered = st.0;
+        first_sackt = st.1;
+    }
+    let now_us = now / 1000;
+    let tp = &mut w.socks[sk as usize];
     // tcp_clean_rtx_queue
     let mut acked_pcount = 0u32;
     let mut first_ackt: Option<u64> = None;
@@ -506,16 +690,39 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     let mut freed = false;
     let mut freed_skbs = 0u64;
     let mut trimmed_frag = 0u64;
+    let mut sacked_acked = 0u32;
     while let Some(skb) = tp.rtx_queue.front_mut() {
         if skb.end_seq <= ack {
             let skb = tp.rtx_queue.pop_front().unwrap();
+            let sacked = skb.sacked;
             acked_pcount += skb.pcount;
             tp.packets_out -= skb.pcount;
             tp.sk_wmem_queued -= skb.truesize as u64;
             tp.sk_mem_uncharge(skb.truesize as u64);
-            if !skb.retrans {
+            flag |= FLAG_DATA_ACKED;
+            if sacked & TCPCB_SACKED_RETRANS != 0 {
+                tp.retrans_out -= skb.pcount;
+            }
+            if skb.retrans {
+                flag |= FLAG_RETRANS_DATA_ACKED;
+            } else if sacked & TCPCB_SACKED_ACKED == 0 {
                 first_ackt.get_or_insert(skb.tstamp_ns);
                 last_ackt = Some(skb.tstamp_ns);
+            }
+            if sacked & TCPCB_SACKED_ACKED != 0 {
+                tp.sacked_out -= skb.pcount;
+                sacked_acked += skb.pcount;
+            } else {
+                crate::net::ipv4::tcp_recovery::tcp_rack_advance(
+                    tp,
+                    sacked,
+                    skb.end_seq,
+                    skb.tstamp_ns / 1000,
+                    now_us,
+                );
+            }
+            if sacked & TCPCB_LOST != 0 {
+                tp.lost_out -= skb.pcount;
             }
             tcp_rate_skb_delivered(
                 tp,
@@ -545,7 +752,21 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             let dropped = old_pcount - skb.pcount;
             acked_pcount += dropped;
             tp.packets_out -= dropped;
-            if !skb.retrans {
+            flag |= FLAG_DATA_ACKED;
+            let sacked = skb.sacked;
+            if sacked & TCPCB_SACKED_RETRANS != 0 {
+                tp.retrans_out -= dropped;
+            }
+            if sacked & TCPCB_LOST != 0 {
+                tp.lost_out -= dropped;
+            }
+            if sacked & TCPCB_SACKED_ACKED != 0 {
+                tp.sacked_out -= dropped;
+                sacked_acked += dropped;
+            }
+            if skb.retrans {
+                flag |= FLAG_RETRANS_DATA_ACKED;
+            } else {
                 first_ackt.get_or_insert(skb.tstamp_ns);
                 last_ackt = Some(skb.tstamp_ns);
             }
@@ -570,6 +791,13 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     let tp = &mut w.socks[sk as usize];
     let acked_bytes = ack - prior_snd_una;
     tp.bytes_acked += acked_bytes;
+    // tcp_ack_update_rtt: no sample from an ACK that covers a retransmission (Karn); a SACKed
+    // original gives one instead.
+    if flag & FLAG_RETRANS_DATA_ACKED != 0 {
+        first_ackt = None;
+        last_ackt = None;
+    }
+    let first_ackt = first_ackt.or(first_sackt);
     if let Some(t) = first_ackt {
         let rtt_us = ((now - t) / 1000).max(1);
         tcp_rtt_estimator(tp, rtt_us);
@@ -580,9 +808,6 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             tp.min_rtt_us.min(rtt_us)
         };
         tp.icsk_backoff = 0;
-        if tp.ca_state_loss && ack >= tp.high_seq {
-            tp.ca_state_loss = false;
-        }
         tcp_cong::pkts_acked(
             tp,
             now,
@@ -594,7 +819,21 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     let tp = &mut w.socks[sk as usize];
     // tcp_count_delivered; the RTT of the most recently sent skb acked (ca_rtt_us, for
     // rs->rtt_us); FLAG_ACK_MAYBE_DELAYED ("a lone runt packet"); tcp_rate_gen.
-    tp.delivered = tp.delivered.wrapping_add(acked_pcount);
+    // SACKed skbs were counted when SACKed.
+    tp.delivered = tp.delivered.wrapping_add(acked_pcount - sacked_acked);
+    let acked_sacked = acked_pcount - sacked_acked + sack_delivered;
+    crate::net::ipv4::tcp_recovery::tcp_rack_update_reo_wnd(tp, rs.prior_delivered);
+    if flag & FLAG_ACKED != 0 {
+        flag |= FLAG_SET_XMIT_TIMER; // "set TLP or RTO timer"
+    }
+    // tcp_ack_is_dubious
+    let mut rexmit = false;
+    if flag & FLAG_NOT_DUP == 0 || flag & FLAG_CA_ALERT != 0 || tp.icsk_ca_state != TCP_CA_OPEN {
+        tcp_fastretrans_alert(w, sk, prior_snd_una, &mut flag, &mut rexmit);
+    }
+    let tp = &mut w.socks[sk as usize];
+    let delivered_now = tp.delivered.wrapping_sub(prior_delivered);
+    let lost_now = tp.lr.lost.wrapping_sub(prior_lost);
     if let Some(t) = last_ackt {
         rs.rtt_us = ((now - t) / 1000) as i64;
     }
@@ -602,7 +841,7 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
         && fully_acked
         && acked_bytes < tp.mss_cache as u64
         && rs.prior_delivered.wrapping_add(1) == tp.delivered;
-    tcp_rate_gen(tp, acked_pcount, 0, false, &mut rs, now / 1000);
+    tcp_rate_gen(tp, delivered_now, lost_now, false, &mut rs, now / 1000);
     if tcp_cong::has_cong_control(tp) {
         // tcp_cong_control: the algorithm's cong_control (bbr_main) sets cwnd and the pacing
         // rate.
@@ -614,20 +853,28 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
         let (tp, mut rand) = w.sock_and_random(sk);
         tcp_cong::cong_control(tp, &rs, &clock, &mut rand);
     } else {
-        // tcp_cong_control: grow cwnd if allowed, then the pacing rate.
-        if acked_pcount > 0 && tcp_cong::tcp_is_cwnd_limited(tp, prior_in_flight) {
-            tcp_cong::cong_avoid(tp, ack, acked_pcount, now);
+        // tcp_cong_control: PRR while reducing cwnd, else grow it if allowed; then the
+        // pacing rate.
+        if tcp_in_cwnd_reduction(tp) {
+            tcp_cwnd_reduction(tp, acked_sacked, lost_now, flag);
+        } else if acked_sacked > 0
+            && tcp_may_raise_cwnd(tp, flag)
+            && tcp_cong::tcp_is_cwnd_limited(tp, prior_in_flight)
+        {
+            tcp_cong::cong_avoid(tp, ack, acked_sacked, now);
             tp.snd_cwnd_stamp = now * hz / 1_000_000_000;
         }
         tcp_update_pacing_rate(tp, hz);
     }
-    let delivered = acked_pcount as u64;
-    w.mib(host).add(Mib::TcpExtTCPDelivered, delivered);
-    // Rearm or stop the retransmission timer.
-    if w.socks[sk as usize].packets_out == 0 {
-        tcp_timer::tcp_clear_xmit_timer_rto(w, sk);
-    } else {
-        tcp_timer::tcp_rearm_rto(w, sk);
+    w.mib(host)
+        .add(Mib::TcpExtTCPDelivered, acked_sacked as u64);
+    // tcp_set_xmit_timer: rearm or stop the retransmission timer, unless RACK armed its own.
+    if flag & FLAG_SET_XMIT_TIMER != 0 {
+        if w.socks[sk as usize].packets_out == 0 {
+            tcp_timer::tcp_clear_xmit_timer_rto(w, sk);
+        } else {
+            tcp_timer::tcp_rearm_rto(w, sk);
+        }
     }
     let tp = &w.socks[sk as usize];
     let (cwnd, ssthresh, srtt, rate, pout) = (
@@ -651,6 +898,11 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
         pacing_rate: rate,
         packets_out: pout,
     });
+    // tcp_xmit_recovery: retransmit what is marked lost (new data follows in
+    // tcp_data_snd_check).
+    if rexmit {
+        crate::net::ipv4::tcp_output::tcp_xmit_retransmit_queue(w, sk);
+    }
 }
 
 /// `tcp_data_snd_check`: after an ACK, send what may now be sent, then see whether a writer
@@ -785,6 +1037,556 @@ pub fn tcp_update_pacing_rate(tp: &mut TcpSock, hz: u64) {
     };
     let cap = tp.sk_max_pacing_rate.min(tp.profile.pacing_unlimited());
     tp.sk_pacing_rate = rate.min(cap);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loss recovery: the SACK scoreboard and the congestion state machine (6.18)
+// ---------------------------------------------------------------------------------------------
+
+/// `tcp_in_cwnd_reduction`: in CWR or Recovery.
+pub fn tcp_in_cwnd_reduction(tp: &TcpSock) -> bool {
+    tp.icsk_ca_state == TCP_CA_CWR || tp.icsk_ca_state == TCP_CA_RECOVERY
+}
+
+/// `tcp_may_raise_cwnd`: grow cwnd on data acked in order, or on any delivery once reordering
+/// above `net.ipv4.tcp_reordering` (3) was seen.
+fn tcp_may_raise_cwnd(tp: &TcpSock, flag: u32) -> bool {
+    if tp.lr.reordering > 3 {
+        return flag & FLAG_FORWARD_PROGRESS != 0;
+    }
+    flag & FLAG_DATA_ACKED != 0
+}
+
+/// `tcp_highest_sack_seq`: the end of the highest SACKed data, or `snd_una` when none is.
+fn tcp_highest_sack_seq(tp: &TcpSock) -> u64 {
+    if tp.sacked_out == 0 {
+        tp.snd_una
+    } else {
+        tp.lr.highest_sack_end
+    }
+}
+
+/// `tcp_sacktag_write_queue`: mark the retransmit-queue skbs the ACK's SACK blocks cover as
+/// SACKed (splitting a TSO skb at a block's edge on an MSS boundary, `tcp_match_skb_to_sack`),
+/// feed RACK and the rate sampler, and detect reordering. A first block below the ACK (or
+/// inside the second) is a D-SACK: a retransmission that was not needed. Returns the flags and
+/// (packets newly SACKed, send time of the first newly SACKed original).
+fn tcp_sacktag_write_queue(
+    w: &mut Stack,
+    sk: SockId,
+    blocks: &[(u64, u64)],
+    prior_snd_una: u64,
+    rs: &mut RateSample,
+) -> (u32, (u32, Option<u64>)) {
+    let now_us = w.now_ns / 1000;
+    let host = w.socks[sk as usize].host;
+    let mut flag = 0u32;
+    let mut sack_delivered = 0u32;
+    let mut first_sackt: Option<u64> = None;
+    let tp = &mut w.socks[sk as usize];
+    let prior_fack = tcp_highest_sack_seq(tp);
+    let mut reord = tp.snd_nxt;
+    let mut first = 0;
+    // tcp_check_dsack
+    if let Some(&(s0, e0)) = blocks.first() {
+        let in_second = blocks.get(1).is_some_and(|&(s1, e1)| s0 >= s1 && e0 <= e1);
+        if s0 < tp.snd_una || in_second {
+            flag |= FLAG_DSACKING_ACK;
+            tp.rack.dsack_seen = true;
+            let mss = tp.mss_cache.max(1) as u64;
+            let segs = (e0 - s0).div_ceil(mss) as i32;
+            // "D-SACK for already forgotten data... Do dumb counting."
+            if tp.lr.undo_marker != 0 && tp.lr.undo_retrans > 0 && e0 > tp.lr.undo_marker {
+                tp.lr.undo_retrans = (tp.lr.undo_retrans - segs).max(0);
+            }
+            first = 1;
+            w.mib(host).inc(Mib::TcpExtTCPDSACKRecv);
+        }
+    }
+    for &(start, end) in &blocks[first..] {
+        let tp = &w.socks[sk as usize];
+        // tcp_is_sackblock_valid, and "Ignore very old stuff early"
+        if start >= end || end > tp.snd_nxt || end <= prior_snd_una.max(tp.snd_una) {
+            continue;
+        }
+        let mut i = 0;
+        while i < w.socks[sk as usize].rtx_queue.len() {
+            let tp = &w.socks[sk as usize];
+            let skb = &tp.rtx_queue[i];
+            let (seq, end_seq, pcount) = (skb.seq, skb.end_seq, skb.pcount);
+            if end_seq <= start || skb.sacked & TCPCB_SACKED_ACKED != 0 {
+                i += 1;
+                continue;
+            }
+            if seq >= end {
+                break;
+            }
+            // tcp_match_skb_to_sack
+            if !(start <= seq && end_seq <= end) {
+                if pcount <= 1 {
+                    i += 1;
+                    continue;
+                }
+                let mss = skb.gso_size.max(1) as u64;
+                let in_sack = start <= seq;
+                let mut pkt_len = if in_sack {
+                    end - seq
+                } else {
+                    (start - seq).max(mss)
+                };
+                if in_sack && pkt_len < mss {
+                    i += 1;
+                    continue;
+                }
+                // "Round if necessary so that SACKs cover only full MSSes"
+                if pkt_len > mss {
+                    let mut new_len = pkt_len / mss * mss;
+                    if !in_sack && new_len < pkt_len {
+                        new_len += mss;
+                    }
+                    pkt_len = new_len;
+                }
+                if pkt_len >= end_seq - seq {
+                    if !in_sack {
+                        i += 1;
+                        continue;
+                    }
+                } else {
+                    crate::net::ipv4::tcp_output::tcp_fragment_rtx(
+                        w,
+                        sk,
+                        i,
+                        pkt_len as u32,
+                        mss as u32,
+                    );
+                }
+                if !in_sack {
+                    i += 1;
+                    continue;
+                }
+            }
+            // tcp_sacktag_one
+            let tp = &mut w.socks[sk as usize];
+            let snd_una = tp.snd_una;
+            let high_seq = tp.high_seq;
+            let fack = tcp_highest_sack_seq(tp);
+            let skb = &mut tp.rtx_queue[i];
+            let (seq, end_seq, pcount, mut sacked) = (skb.seq, skb.end_seq, skb.pcount, skb.sacked);
+            let xmit_us = skb.tstamp_ns / 1000;
+            let (tx, retrans) = (skb.tx, skb.retrans);
+            skb.tx.delivered_mstamp = 0; // "Mark off the skb delivered once it's sacked"
+            crate::net::ipv4::tcp_recovery::tcp_rack_advance(tp, sacked, end_seq, xmit_us, now_us);
+            if sacked & TCPCB_SACKED_RETRANS != 0 {
+                // "If the segment is not tagged as lost, we do not clear RETRANS, believing
+                // that retransmission is still in flight."
+                if sacked & TCPCB_LOST != 0 {
+                    sacked &= !(TCPCB_LOST | TCPCB_SACKED_RETRANS);
+                    tp.lost_out -= pcount;
+                    tp.retrans_out -= pcount;
+                }
+            } else {
+                if sacked & TCPCB_RETRANS == 0 {
+                    // "New sack for not retransmitted frame, which was in hole. It is
+                    // reordering."
+                    if seq < fack && seq < reord {
+                        reord = seq;
+                    }
+                    if end_seq <= high_seq {
+                        flag |= FLAG_ORIG_SACK_ACKED;
+                    }
+                    first_sackt.get_or_insert(xmit_us * 1000);
+                }
+                if sacked & TCPCB_LOST != 0 {
+                    sacked &= !TCPCB_LOST;
+                    tp.lost_out -= pcount;
+                }
+            }
+            sacked |= TCPCB_SACKED_ACKED;
+            tp.rtx_queue[i].sacked = sacked;
+            flag |= FLAG_DATA_SACKED;
+            tp.sacked_out += pcount;
+            // "Out-of-order packets delivered"
+            sack_delivered += pcount;
+            tp.delivered = tp.delivered.wrapping_add(pcount);
+            if end_seq > tp.lr.highest_sack_end {
+                tp.lr.highest_sack_end = end_seq;
+            }
+            tcp_rate_skb_delivered(tp, &tx, xmit_us, end_seq, retrans, rs);
+            let _ = snd_una;
+            i += 1;
+        }
+    }
+    if reord < prior_fack {
+        tcp_check_sack_reordering(w, sk, reord);
+    }
+    (flag, (sack_delivered, first_sackt))
+}
+
+/// `tcp_check_sack_reordering`: data below the highest SACK was SACKed without having been
+/// retransmitted: the path reorders. Raise `reordering` to the distance seen and count it.
+fn tcp_check_sack_reordering(w: &mut Stack, sk: SockId, low_seq: u64) {
+    let tp = &mut w.socks[sk as usize];
+    let host = tp.host;
+    let mss = tp.mss_cache.max(1) as u64;
+    let fack = tcp_highest_sack_seq(tp);
+    if low_seq >= fack {
+        return;
+    }
+    let metric = fack - low_seq;
+    if metric > tp.lr.reordering as u64 * mss {
+        // net.ipv4.tcp_max_reordering = 300
+        tp.lr.reordering = (metric.div_ceil(mss) as u32).min(300);
+    }
+    // "This exciting event is worth to be remembered. 8)"
+    tp.lr.reord_seen += 1;
+    w.mib(host).inc(Mib::TcpExtTCPSACKReorder);
+}
+
+/// `tcp_set_ca_state`, with the congestion control's `set_state` (BBR's on Loss).
+fn tcp_set_ca_state(w: &mut Stack, sk: SockId, state: u8) {
+    let (tp, mut rand) = w.sock_and_random(sk);
+    if state == TCP_CA_LOSS && tp.icsk_ca_state != TCP_CA_LOSS {
+        tcp_cong::set_state_loss(tp, &mut rand);
+    }
+    tp.icsk_ca_state = state;
+}
+
+/// `tcp_current_ssthresh`: ssthresh, or 3/4 of cwnd when that is higher and no reduction runs.
+fn tcp_current_ssthresh(tp: &TcpSock) -> u32 {
+    if tcp_in_cwnd_reduction(tp) {
+        tp.snd_ssthresh
+    } else {
+        tp.snd_ssthresh.max((tp.snd_cwnd >> 1) + (tp.snd_cwnd >> 2))
+    }
+}
+
+/// `tcp_init_undo`: remember where recovery started, to undo it if it proves spurious.
+fn tcp_init_undo(tp: &mut TcpSock) {
+    tp.lr.undo_marker = tp.snd_una;
+    // "There are retransmitted packets... undo_retrans is the number of them" (-1: none).
+    tp.lr.undo_retrans = if tp.retrans_out > 0 {
+        tp.retrans_out as i32
+    } else {
+        -1
+    };
+}
+
+/// `tcp_init_cwnd_reduction`: start a reduction: ssthresh from the congestion control, PRR's
+/// counters from zero, `high_seq` at `snd_nxt`.
+fn tcp_init_cwnd_reduction(tp: &mut TcpSock) {
+    tp.high_seq = tp.snd_nxt;
+    tp.snd_cwnd_cnt = 0;
+    tp.lr.prior_cwnd = tp.snd_cwnd;
+    tp.lr.prr_delivered = 0;
+    tp.lr.prr_out = 0;
+    tp.snd_ssthresh = tcp_cong::ssthresh(tp);
+}
+
+/// `tcp_cwnd_reduction`: Proportional Rate Reduction (RFC 6937): while more is in flight than
+/// ssthresh, send `ssthresh / prior_cwnd` of what is delivered; below it, slow-start back up to
+/// ssthresh (PRR-SSRB). At least one packet on entering recovery (the fast retransmit).
+pub fn tcp_cwnd_reduction(tp: &mut TcpSock, newly_acked_sacked: u32, newly_lost: u32, flag: u32) {
+    if newly_acked_sacked == 0 || tp.lr.prior_cwnd == 0 {
+        return;
+    }
+    let in_flight = tp.packets_in_flight() as i64;
+    let delta = tp.snd_ssthresh as i64 - in_flight;
+    tp.lr.prr_delivered += newly_acked_sacked;
+    let mut sndcnt: i64;
+    if delta < 0 {
+        let dividend =
+            tp.snd_ssthresh as u64 * tp.lr.prr_delivered as u64 + tp.lr.prior_cwnd as u64 - 1;
+        sndcnt = (dividend / tp.lr.prior_cwnd as u64) as i64 - tp.lr.prr_out as i64;
+    } else {
+        sndcnt = (tp.lr.prr_delivered as i64 - tp.lr.prr_out as i64).max(newly_acked_sacked as i64);
+        if flag & FLAG_SND_UNA_ADVANCED != 0 && newly_lost == 0 {
+            sndcnt += 1;
+        }
+        sndcnt = sndcnt.min(delta);
+    }
+    // "Force a fast retransmit upon entering fast recovery"
+    sndcnt = sndcnt.max(if tp.lr.prr_out > 0 { 0 } else { 1 });
+    tp.snd_cwnd = (in_flight + sndcnt).max(1) as u32;
+}
+
+/// `tcp_end_cwnd_reduction`: cwnd = ssthresh when CWR or an un-undone recovery ends.
+fn tcp_end_cwnd_reduction(w: &mut Stack, sk: SockId) {
+    let jiffies = w.jiffies();
+    let tp = &mut w.socks[sk as usize];
+    if tcp_cong::has_cong_control(tp) {
+        return;
+    }
+    if tp.snd_ssthresh < tcp_cong::TCP_INFINITE_SSTHRESH
+        && (tp.icsk_ca_state == TCP_CA_CWR || tp.lr.undo_marker != 0)
+    {
+        tp.snd_cwnd = tp.snd_ssthresh;
+        tp.snd_cwnd_stamp = jiffies;
+    }
+}
+
+/// `tcp_enter_recovery`: fast recovery starts (TCPSackRecovery): save ssthresh for undo, start
+/// a PRR reduction.
+pub fn tcp_enter_recovery(w: &mut Stack, sk: SockId) {
+    let host = w.socks[sk as usize].host;
+    w.mib(host).inc(Mib::TcpExtTCPSackRecovery);
+    let tp = &mut w.socks[sk as usize];
+    tp.lr.prior_ssthresh = 0;
+    tcp_init_undo(tp);
+    if !tcp_in_cwnd_reduction(tp) {
+        tp.lr.prior_ssthresh = tcp_current_ssthresh(tp);
+        tcp_init_cwnd_reduction(tp);
+    }
+    tcp_set_ca_state(w, sk, TCP_CA_RECOVERY);
+}
+
+/// `tcp_undo_cwnd_reduction`: the reduction was spurious: cwnd and ssthresh back
+/// (`tcp_reno_undo_cwnd`: the larger of cwnd and prior_cwnd), optionally forget the loss marks.
+fn tcp_undo_cwnd_reduction(w: &mut Stack, sk: SockId, unmark_loss: bool) {
+    let jiffies = w.jiffies();
+    let tp = &mut w.socks[sk as usize];
+    if unmark_loss {
+        for skb in tp.rtx_queue.iter_mut() {
+            skb.sacked &= !TCPCB_LOST;
+        }
+        tp.lost_out = 0;
+    }
+    if tp.lr.prior_ssthresh != 0 {
+        if !tcp_cong::has_cong_control(tp) {
+            tp.snd_cwnd = tp.snd_cwnd.max(tp.lr.prior_cwnd);
+        }
+        if tp.lr.prior_ssthresh > tp.snd_ssthresh {
+            tp.snd_ssthresh = tp.lr.prior_ssthresh;
+        }
+    }
+    tp.snd_cwnd_stamp = jiffies;
+    tp.lr.undo_marker = 0;
+    tp.rack.advanced = true; // "Force RACK to re-exam losses"
+}
+
+/// `tcp_may_undo`: recovery started and every retransmission was shown unneeded (D-SACK).
+fn tcp_may_undo(tp: &TcpSock) -> bool {
+    tp.lr.undo_marker != 0 && tp.lr.undo_retrans == 0
+}
+
+/// `tcp_try_undo_recovery`: recovery ended (`snd_una >= high_seq`): undo if it was spurious,
+/// and go back to Open. False: the state machine continues.
+fn tcp_try_undo_recovery(w: &mut Stack, sk: SockId) -> bool {
+    let host = w.socks[sk as usize].host;
+    let tp = &mut w.socks[sk as usize];
+    if tcp_may_undo(tp) {
+        // "Happy end! We did not retransmit anything or our original transmission succeeded."
+        let m = if tp.icsk_ca_state == TCP_CA_LOSS {
+            Mib::TcpExtTCPLossUndo
+        } else {
+            Mib::TcpExtTCPFullUndo
+        };
+        tcp_undo_cwnd_reduction(w, sk, false);
+        w.mib(host).inc(m);
+    } else if tp.rack.reo_wnd_persist > 0 {
+        tp.rack.reo_wnd_persist -= 1;
+    }
+    tcp_set_ca_state(w, sk, TCP_CA_OPEN);
+    false
+}
+
+/// `tcp_try_undo_dsack`: D-SACKs showed every retransmission of this episode unneeded.
+fn tcp_try_undo_dsack(w: &mut Stack, sk: SockId) -> bool {
+    let host = w.socks[sk as usize].host;
+    let tp = &mut w.socks[sk as usize];
+    if tp.lr.undo_marker != 0 && tp.lr.undo_retrans == 0 {
+        tp.rack.reo_wnd_persist = (tp.rack.reo_wnd_persist + 1).min(TCP_RACK_RECOVERY_THRESH);
+        tcp_undo_cwnd_reduction(w, sk, false);
+        w.mib(host).inc(Mib::TcpExtTCPDSACKUndo);
+        return true;
+    }
+    false
+}
+
+/// `tcp_try_undo_loss`: after an RTO, undo if the retransmissions were unneeded.
+fn tcp_try_undo_loss(w: &mut Stack, sk: SockId) -> bool {
+    let host = w.socks[sk as usize].host;
+    if tcp_may_undo(&w.socks[sk as usize]) {
+        tcp_undo_cwnd_reduction(w, sk, true);
+        w.mib(host).inc(Mib::TcpExtTCPLossUndo);
+        w.socks[sk as usize].lr.icsk_retransmits = 0;
+        tcp_set_ca_state(w, sk, TCP_CA_OPEN);
+        return true;
+    }
+    false
+}
+
+/// `tcp_try_keep_open`: Disorder while SACKed, lost or retransmitted data remains, else Open.
+fn tcp_try_keep_open(w: &mut Stack, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    let left_out = tp.sacked_out + tp.lost_out;
+    let state = if left_out > 0 || tp.retrans_out > 0 {
+        TCP_CA_DISORDER
+    } else {
+        TCP_CA_OPEN
+    };
+    if tp.icsk_ca_state != state {
+        tp.high_seq = tp.snd_nxt;
+        tcp_set_ca_state(w, sk, state);
+    }
+}
+
+/// `tcp_try_to_open`.
+fn tcp_try_to_open(w: &mut Stack, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    if tp.retrans_out == 0 {
+        tp.lr.retrans_stamp_ns = 0;
+    }
+    if tp.icsk_ca_state != TCP_CA_CWR {
+        tcp_try_keep_open(w, sk);
+    }
+}
+
+/// `tcp_identify_packet_loss`: RACK marks losses; a retransmission lost again sets
+/// `FLAG_LOST_RETRANS`; RACK's own timer keeps the RTO from being rearmed.
+fn tcp_identify_packet_loss(w: &mut Stack, sk: SockId, flag: &mut u32) {
+    let tp = &w.socks[sk as usize];
+    if tp.rtx_queue.is_empty() {
+        return;
+    }
+    let prior_retrans = tp.retrans_out;
+    if crate::net::ipv4::tcp_recovery::tcp_rack_mark_lost(w, sk) {
+        *flag &= !FLAG_SET_XMIT_TIMER;
+    }
+    if prior_retrans > w.socks[sk as usize].retrans_out {
+        *flag |= FLAG_LOST_RETRANS;
+    }
+}
+
+/// `tcp_process_loss`: an ACK in Loss (after an RTO): undo if spurious; leave Loss once
+/// `high_seq` is acked; else retransmit what is still marked lost.
+fn tcp_process_loss(w: &mut Stack, sk: SockId, flag: u32, rexmit: &mut bool) {
+    let tp = &w.socks[sk as usize];
+    let recovered = tp.snd_una >= tp.high_seq;
+    if flag & FLAG_SND_UNA_ADVANCED != 0 && tcp_try_undo_loss(w, sk) {
+        return;
+    }
+    if recovered {
+        tcp_try_undo_recovery(w, sk);
+        return;
+    }
+    *rexmit = true;
+}
+
+/// `tcp_fastretrans_alert`: the congestion state machine, run for an ACK that is dubious (a
+/// duplicate, SACKs, or any ACK outside Open). Sets `rexmit` when lost packets must be
+/// retransmitted (`REXMIT_LOST`).
+fn tcp_fastretrans_alert(
+    w: &mut Stack,
+    sk: SockId,
+    prior_snd_una: u64,
+    flag: &mut u32,
+    rexmit: &mut bool,
+) {
+    let _ = prior_snd_una;
+    let tp = &mut w.socks[sk as usize];
+    // "D. Check state exit conditions. State can be terminated when high_seq is ACKed."
+    if tp.icsk_ca_state == TCP_CA_OPEN {
+        tp.lr.retrans_stamp_ns = 0;
+    } else if tp.snd_una >= tp.high_seq {
+        match tp.icsk_ca_state {
+            // "CWR is to be held something *above* high_seq is ACKed for CWR bit to reach
+            // receiver."
+            TCP_CA_CWR if tp.snd_una != tp.high_seq => {
+                tcp_end_cwnd_reduction(w, sk);
+                tcp_set_ca_state(w, sk, TCP_CA_OPEN);
+            }
+            TCP_CA_RECOVERY => {
+                if tcp_try_undo_recovery(w, sk) {
+                    return;
+                }
+                tcp_end_cwnd_reduction(w, sk);
+            }
+            _ => {}
+        }
+    }
+    // "E. Process state."
+    let state = w.socks[sk as usize].icsk_ca_state;
+    let mut fall_through = true;
+    if state == TCP_CA_RECOVERY {
+        fall_through = false;
+        // tcp_try_undo_partial needs TSecr (tcp_packet_delayed): never true here.
+        if tcp_try_undo_dsack(w, sk) {
+            tcp_try_to_open(w, sk);
+        }
+        tcp_identify_packet_loss(w, sk, flag);
+        if w.socks[sk as usize].icsk_ca_state != TCP_CA_RECOVERY {
+            if w.socks[sk as usize].lost_out == 0 {
+                return;
+            }
+            // "Undo reverts the recovery state. If loss is evident, starts a new recovery"
+            tcp_enter_recovery(w, sk);
+        }
+    } else if state == TCP_CA_LOSS {
+        tcp_process_loss(w, sk, *flag, rexmit);
+        tcp_identify_packet_loss(w, sk, flag);
+        let tp = &w.socks[sk as usize];
+        if !(tp.icsk_ca_state == TCP_CA_OPEN || *flag & FLAG_LOST_RETRANS != 0) {
+            return;
+        }
+        // "Change state if cwnd is undone or retransmits are lost"
+    }
+    if fall_through {
+        if w.socks[sk as usize].icsk_ca_state <= TCP_CA_DISORDER {
+            tcp_try_undo_dsack(w, sk);
+        }
+        tcp_identify_packet_loss(w, sk, flag);
+        // tcp_time_to_recover: "Trick#1: The loss is proven."
+        if w.socks[sk as usize].lost_out == 0 {
+            tcp_try_to_open(w, sk);
+            return;
+        }
+        // "Otherwise enter Recovery state"
+        tcp_enter_recovery(w, sk);
+    }
+    *rexmit = true;
+}
+
+/// `tcp_timeout_mark_lost`: on RTO, mark lost the head and every skb not SACKed that was not
+/// sent within the last RACK RTT.
+fn tcp_timeout_mark_lost(w: &mut Stack, sk: SockId) {
+    let now_us = w.now_ns / 1000;
+    let n = w.socks[sk as usize].rtx_queue.len();
+    for i in 0..n {
+        let tp = &w.socks[sk as usize];
+        if i > 0 && crate::net::ipv4::tcp_recovery::tcp_rack_skb_timeout(tp, i, 0, now_us) > 0 {
+            continue; // "Don't mark recently sent ones lost yet"
+        }
+        crate::net::ipv4::tcp_recovery::tcp_mark_skb_lost(w, sk, i);
+    }
+}
+
+/// `tcp_enter_loss`: the RTO fired: mark the outstanding data lost, reduce ssthresh unless
+/// this episode already did, cwnd = packets in flight + 1, state Loss.
+pub fn tcp_enter_loss(w: &mut Stack, sk: SockId) {
+    tcp_timeout_mark_lost(w, sk);
+    let jiffies = w.jiffies();
+    let tp = &mut w.socks[sk as usize];
+    // "Reduce ssthresh if it has not yet been made inside this window."
+    if tp.icsk_ca_state <= TCP_CA_DISORDER
+        || tp.high_seq <= tp.snd_una
+        || (tp.icsk_ca_state == TCP_CA_LOSS && tp.lr.icsk_retransmits == 0)
+    {
+        tp.lr.prior_ssthresh = tcp_current_ssthresh(tp);
+        tp.lr.prior_cwnd = tp.snd_cwnd;
+        tp.snd_ssthresh = tcp_cong::ssthresh(tp);
+        tcp_init_undo(tp);
+    }
+    tp.snd_cwnd = tp.packets_in_flight() + 1;
+    tp.snd_cwnd_cnt = 0;
+    tp.snd_cwnd_stamp = jiffies;
+    // "Timeout in disordered state after receiving substantial DUPACKs suggests that the
+    // degree of reordering is over-estimated."
+    if tp.icsk_ca_state <= TCP_CA_DISORDER && tp.sacked_out >= 3 {
+        tp.lr.reordering = tp.lr.reordering.min(3);
+    }
+    tcp_set_ca_state(w, sk, TCP_CA_LOSS);
+    let tp = &mut w.socks[sk as usize];
+    tp.high_seq = tp.snd_nxt;
 }
 
 #[cfg(test)]

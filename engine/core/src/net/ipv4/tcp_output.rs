@@ -3,7 +3,7 @@
 //! Follows Linux 6.18, with the version switches of [`Profile`] for 3.13 .. 4.4 (each named at
 //! the line it changes). Every function keeps the kernel's name and decision order.
 
-use crate::include::linux::skbuff::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN};
+use crate::include::linux::skbuff::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
 use crate::include::uapi::linux::snmp::Mib;
 use crate::net::core::sock::*;
 use crate::net::host::{Event, Stack};
@@ -497,6 +497,9 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
         tp.max_packets_out = tp.max_packets_out.max(tp.packets_out);
     }
     if sent_pkts > 0 {
+        if crate::net::ipv4::tcp_input::tcp_in_cwnd_reduction(tp) {
+            tp.lr.prr_out += sent_pkts;
+        }
         return false;
     }
     let probe0 = tp.packets_out == 0 && !tp.write_queue.is_empty();
@@ -564,6 +567,7 @@ fn tso_fragment(w: &mut Stack, sk: SockId, idx: usize, len: u32, mss_now: u32) {
         tstamp_ns: 0,
         first_write_ns: skb.first_write_ns,
         retrans: false,
+        sacked: 0,
         tx: skb.tx,
     };
     skb.end_seq = skb.seq + len as u64;
@@ -591,6 +595,12 @@ fn tso_fragment(w: &mut Stack, sk: SockId, idx: usize, len: u32, mss_now: u32) {
 /// `__tcp_transmit_skb` for the head of the write queue: clone it, build the header, charge
 /// the clone's truesize to `sk_wmem_alloc`, count TcpOutSegs and hand it to IP.
 fn tcp_transmit_skb(w: &mut Stack, sk: SockId, _mss_now: u32) {
+    __tcp_transmit_skb(w, sk, false, 0);
+}
+
+/// `__tcp_transmit_skb` for write-queue skb 0 (new data) or, with `rtx`, retransmit-queue skb
+/// `idx` (a retransmission, counted in TcpRetransSegs instead of TcpOutSegs).
+fn __tcp_transmit_skb(w: &mut Stack, sk: SockId, rtx: bool, idx: usize) {
     let pkt_id = w.next_pkt_id();
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
@@ -601,7 +611,11 @@ fn tcp_transmit_skb(w: &mut Stack, sk: SockId, _mss_now: u32) {
     }
     let window = tcp_select_window(tp);
     let psh_every_tso = tp.profile.psh_every_tso_packet;
-    let skb = &mut tp.write_queue[0];
+    let skb = if rtx {
+        &mut tp.rtx_queue[idx]
+    } else {
+        &mut tp.write_queue[idx]
+    };
     skb.tstamp_ns = now;
     let pcount = skb.pcount.max(1);
     let mut flags = skb.flags | tcp_flags::ACK;
@@ -649,9 +663,19 @@ fn tcp_transmit_skb(w: &mut Stack, sk: SockId, _mss_now: u32) {
             tp.tcp_wstamp_ns += len_ns;
         }
     }
-    crate::net::ipv4::tcp_rate::tcp_rate_skb_sent(tp, 0, now / 1000);
+    if rtx {
+        // tcp_rate_skb_sent for a retransmission (something is in flight: no new interval).
+        tp.rtx_queue[idx].tx = crate::net::core::sock::TcpSkbTx {
+            first_tx_mstamp: tp.first_tx_mstamp,
+            delivered_mstamp: tp.delivered_mstamp,
+            delivered: tp.delivered,
+            is_app_limited: tp.app_limited != 0,
+        };
+    } else {
+        crate::net::ipv4::tcp_rate::tcp_rate_skb_sent(tp, idx, now / 1000);
+    }
     let host = tp.host;
-    let retrans = tp.write_queue[0].retrans && end_seq <= tp.high_seq;
+    let retrans = rtx || (tp.write_queue[0].retrans && end_seq <= tp.high_seq);
     // Sending data carries an ACK: the receiver side's delayed ACK is satisfied.
     tcp_event_ack_sent(w, sk, pcount);
     tcp_event_data_sent(w, sk);
@@ -728,6 +752,168 @@ pub fn tcp_push_one(w: &mut Stack, sk: SockId, mss_now: u32) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Retransmission (6.18)
+// ---------------------------------------------------------------------------------------------
+
+/// `tcp_fragment(TCP_FRAG_IN_RTX_QUEUE)`: split retransmit-queue skb `idx` after `len` bytes;
+/// the rest, with the same scoreboard bits and send time, becomes a new skb right behind it.
+/// The packet counts follow the new `pcount`s (`tcp_adjust_pcount`).
+pub fn tcp_fragment_rtx(w: &mut Stack, sk: SockId, idx: usize, len: u32, mss_now: u32) {
+    let id = w.next_skb_id();
+    let host = w.socks[sk as usize].host;
+    let tp = &mut w.socks[sk as usize];
+    let head_ts = tp.profile.skb_alloc_truesize(0);
+    let skb = &mut tp.rtx_queue[idx];
+    let total = skb.len();
+    assert!(len > 0 && len < total, "tcp_fragment at {len} of {total}");
+    let nlen = total - len;
+    let moved = nlen.min(skb.truesize.saturating_sub(head_ts));
+    let old_pcount = skb.pcount;
+    let mut buff = Skb {
+        id,
+        seq: skb.seq + len as u64,
+        truesize: head_ts + moved,
+        pcount: 0,
+        gso_size: 0,
+        linear_room: 0,
+        ..skb.clone()
+    };
+    skb.end_seq = skb.seq + len as u64;
+    skb.flags &= !(tcp_flags::PSH | tcp_flags::FIN);
+    skb.eor = false;
+    skb.truesize -= moved;
+    skb.linear_room = 0;
+    skb.pcount = 0;
+    tcp_init_tso_segs(skb, mss_now);
+    tcp_init_tso_segs(&mut buff, mss_now);
+    let (old, sacked) = (skb.id, skb.sacked);
+    let diff = old_pcount as i64 - (skb.pcount + buff.pcount) as i64;
+    let adjust = |v: &mut u32| *v = (*v as i64 - diff) as u32;
+    adjust(&mut tp.packets_out);
+    if sacked & TCPCB_SACKED_ACKED != 0 {
+        adjust(&mut tp.sacked_out);
+    }
+    if sacked & TCPCB_SACKED_RETRANS != 0 {
+        adjust(&mut tp.retrans_out);
+    }
+    if sacked & TCPCB_LOST != 0 {
+        adjust(&mut tp.lost_out);
+    }
+    tp.sk_wmem_queued += head_ts as u64;
+    tp.sk_mem_charge(head_ts as u64);
+    tp.rtx_queue.insert(idx + 1, buff);
+    let c = w.costs(host);
+    let cost = c.tso_fragment_ns + c.skb_alloc_ns;
+    w.charge(sk, cost);
+    w.emit(host, sk, || Ev::Fragment {
+        skb: old,
+        new_skb: id,
+        len: len as u64,
+        rest: nlen as u64,
+    });
+}
+
+/// `tcp_retransmit_skb` (with `__tcp_retransmit_skb`): resend retransmit-queue skb `idx`, at
+/// most `segs` segments of it and what the peer's window allows (the rest is split off), and
+/// mark it `TCPCB_RETRANS`. False when the window allows nothing.
+///
+/// Simplified: no `skb_still_in_host_queue` test (a clone still in the qdisc is not held
+/// back), because the model keeps no link from an skb to its clone; visible effect: none when
+/// the retransmission comes an RTT after the original.
+pub fn tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> bool {
+    let tp = &w.socks[sk as usize];
+    let cur_mss = tcp_current_mss(tp);
+    let skb = &tp.rtx_queue[idx];
+    let mut avail_wnd = tp.wnd_end() as i64 - skb.seq as i64;
+    // "If receiver has shrunk his window, and skb is out of new window, do not retransmit it."
+    if avail_wnd <= 0 {
+        if skb.seq != tp.snd_una {
+            return false;
+        }
+        avail_wnd = cur_mss as i64;
+    }
+    let mut len = cur_mss as i64 * segs as i64;
+    if len > avail_wnd {
+        len = avail_wnd / cur_mss as i64 * cur_mss as i64;
+        if len == 0 {
+            len = avail_wnd;
+        }
+    }
+    if (skb.len() as i64) > len {
+        tcp_fragment_rtx(w, sk, idx, len as u32, cur_mss);
+    }
+    __tcp_transmit_skb(w, sk, true, idx);
+    let now = w.now_ns;
+    let tp = &mut w.socks[sk as usize];
+    let skb = &mut tp.rtx_queue[idx];
+    skb.retrans = true; // TCPCB_EVER_RETRANS
+    skb.sacked |= TCPCB_RETRANS;
+    let pcount = skb.pcount;
+    tp.retrans_out += pcount;
+    // "Save stamp of the first (attempted) retransmit."
+    if tp.lr.retrans_stamp_ns == 0 {
+        tp.lr.retrans_stamp_ns = now;
+    }
+    if tp.lr.undo_retrans < 0 {
+        tp.lr.undo_retrans = 0;
+    }
+    tp.lr.undo_retrans += pcount as i32;
+    true
+}
+
+/// `tcp_xmit_retransmit_queue`: retransmit the skbs marked lost and not yet retransmitted,
+/// in sequence order, while cwnd has room (`cwnd - packets in flight`, at most a TSO skb's
+/// worth each); PRR counts them in `prr_out`. TCPFastRetrans or, in Loss, TCPSlowStartRetrans.
+pub fn tcp_xmit_retransmit_queue(w: &mut Stack, sk: SockId) {
+    let tp = &w.socks[sk as usize];
+    if tp.packets_out == 0 {
+        return;
+    }
+    let host = tp.host;
+    let max_segs = tcp_tso_segs(tp, tcp_current_mss(tp));
+    let mut rearm_timer = false;
+    let mut i = 0;
+    while i < w.socks[sk as usize].rtx_queue.len() {
+        let tp = &w.socks[sk as usize];
+        let segs = tp.snd_cwnd as i64 - tp.packets_in_flight() as i64;
+        if segs <= 0 {
+            break;
+        }
+        let segs = (segs as u32).min(max_segs);
+        let sacked = tp.rtx_queue[i].sacked;
+        if tp.retrans_out >= tp.lost_out {
+            break;
+        }
+        if sacked & TCPCB_LOST == 0 || sacked & (TCPCB_SACKED_ACKED | TCPCB_SACKED_RETRANS) != 0 {
+            i += 1;
+            continue;
+        }
+        let mib = if tp.icsk_ca_state != crate::net::core::sock::TCP_CA_LOSS {
+            Mib::TcpExtTCPFastRetrans
+        } else {
+            Mib::TcpExtTCPSlowStartRetrans
+        };
+        if !tcp_retransmit_skb(w, sk, i, segs) {
+            break;
+        }
+        let tp = &mut w.socks[sk as usize];
+        let pcount = tp.rtx_queue[i].pcount;
+        if crate::net::ipv4::tcp_input::tcp_in_cwnd_reduction(tp) {
+            tp.lr.prr_out += pcount;
+        }
+        if i == 0 && tp.icsk_pending != IcskPending::ReoTimeout {
+            rearm_timer = true;
+        }
+        w.mib(host).add(mib, pcount as u64);
+        i += 1;
+    }
+    if rearm_timer {
+        w.socks[sk as usize].icsk_pending = IcskPending::None;
+        crate::net::ipv4::tcp_timer::tcp_rearm_rto(w, sk);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // TX completion and TSQ
 // ---------------------------------------------------------------------------------------------
 
@@ -793,7 +979,25 @@ pub fn tcp_send_ack(w: &mut Stack, sk: SockId, reason: AckReason) {
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
     let window = tcp_select_window(tp);
-    let hdr = ETH_HLEN + IPV4_HLEN + tp.tcp_header_len;
+    // tcp_established_options: a D-SACK block first, then the SACK blocks, at most 3 beside
+    // the timestamp option (TCPOLEN_SACK_BASE_ALIGNED 4 + TCPOLEN_SACK_PERBLOCK 8 each).
+    let mut sack_blocks: Vec<(u64, u64)> = Vec::new();
+    if let Some(d) = tp.rcv_sack.duplicate_sack.take() {
+        sack_blocks.push(d);
+    }
+    let room = if tp.tcp_header_len > TCP_HLEN { 3 } else { 4 };
+    for &b in &tp.rcv_sack.selective_acks {
+        if sack_blocks.len() >= room {
+            break;
+        }
+        sack_blocks.push(b);
+    }
+    let sack_len = if sack_blocks.is_empty() {
+        0
+    } else {
+        4 + 8 * sack_blocks.len() as u32
+    };
+    let hdr = ETH_HLEN + IPV4_HLEN + tp.tcp_header_len + sack_len;
     let (seq, ack_seq) = (tp.snd_nxt, tp.rcv_nxt);
     let pkt = control_packet(
         tp,
@@ -820,6 +1024,10 @@ pub fn tcp_send_ack(w: &mut Stack, sk: SockId, reason: AckReason) {
         window: window as u64,
         reason,
     });
+    if !sack_blocks.is_empty() {
+        w.tcp_sack_opts
+            .insert(pkt_id, sack_blocks.into_boxed_slice());
+    }
     w.ip_queue_xmit(host, pkt);
 }
 

@@ -5,18 +5,20 @@
 //! A timer re-armed to another expiry leaves its old event in the queue; the handler ignores
 //! an event that does not match the socket's current expiry (what `mod_timer` achieves).
 //!
+//! The RTO follows 6.18's `tcp_retransmit_timer`: `tcp_enter_loss` marks the outstanding data
+//! lost, the head is retransmitted, the timeout doubles (`icsk_backoff`) until an RTT sample;
+//! later ACKs retransmit the rest (`tcp_xmit_retransmit_queue`). RACK's reordering timer
+//! (`ICSK_TIME_REO_TIMEOUT`) shares the retransmit timer.
+//!
 //! Simplified:
-//! - RTO recovery is go-back-N from `snd_una` with cwnd 1 (no SACK, no F-RTO), because drops
-//!   only happen when a qdisc overflows, which the run reports; visible effect: recovery after
-//!   a drop is slower than Linux's.
+//! - no F-RTO, no `tcp_write_timeout` (the connection never gives up), no thin-stream linear
+//!   timeouts; visible effect: none in the runs modelled.
 
 use crate::include::linux::skbuff::SockId;
 use crate::include::uapi::linux::snmp::Mib;
 use crate::net::core::sock::*;
 use crate::net::host::{Event, Stack};
-use crate::net::ipv4::tcp_output::{
-    tcp_current_mss, tcp_send_ack, tcp_write_wakeup, tcp_write_xmit,
-};
+use crate::net::ipv4::tcp_output::{tcp_send_ack, tcp_write_wakeup};
 use crate::trace::{AckReason, Ev};
 
 /// `inet_csk_reset_xmit_timer(ICSK_TIME_RETRANS, rto)` via `tcp_rearm_rto`.
@@ -27,11 +29,25 @@ pub fn tcp_rearm_rto(w: &mut Stack, sk: SockId) {
         tcp_clear_xmit_timer_rto(w, sk);
         return;
     }
-    let rto = tp.rto_ns << tp.icsk_backoff.min(10);
-    let rto = rto.min(TCP_RTO_MAX_MS * 1_000_000);
+    let mut rto = tp.rto_ns << tp.icsk_backoff.min(10);
+    rto = rto.min(TCP_RTO_MAX_MS * 1_000_000);
+    if tp.icsk_pending == IcskPending::ReoTimeout {
+        // "Offset the time elapsed after installing regular RTO" (tcp_rto_delta_us).
+        let head_ns = tp.rtx_queue.front().map_or(now, |s| s.tstamp_ns);
+        rto = (head_ns + rto).saturating_sub(now).max(1000);
+    }
     let j = w.jiffies_at(now + rto) + 1;
     let t = w.jiffy_start_ns(j).max(now + 1);
     w.socks[sk as usize].icsk_pending = IcskPending::Retrans;
+    arm_write_timer(w, sk, t);
+}
+
+/// `inet_csk_reset_xmit_timer(what, when)` for RACK's reordering timer: `when_ns` from now.
+pub fn tcp_reset_xmit_timer(w: &mut Stack, sk: SockId, what: IcskPending, when_ns: u64) {
+    let now = w.now_ns;
+    let j = w.jiffies_at(now + when_ns) + 1;
+    let t = w.jiffy_start_ns(j).max(now + 1);
+    w.socks[sk as usize].icsk_pending = what;
     arm_write_timer(w, sk, t);
 }
 
@@ -48,7 +64,10 @@ fn arm_write_timer(w: &mut Stack, sk: SockId, t: u64) {
 /// `inet_csk_clear_xmit_timer(ICSK_TIME_RETRANS)`.
 pub fn tcp_clear_xmit_timer_rto(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
-    if tp.icsk_pending == IcskPending::Retrans {
+    if matches!(
+        tp.icsk_pending,
+        IcskPending::Retrans | IcskPending::ReoTimeout
+    ) {
         tp.icsk_pending = IcskPending::None;
         tp.icsk_timeout_ns = 0;
     }
@@ -90,6 +109,12 @@ pub fn tcp_write_timer(w: &mut Stack, sk: SockId) {
     match tp.icsk_pending {
         IcskPending::Retrans => tcp_retransmit_timer(w, sk),
         IcskPending::Probe0 => tcp_probe_timer(w, sk),
+        IcskPending::ReoTimeout => {
+            let tp = &mut w.socks[sk as usize];
+            tp.icsk_pending = IcskPending::None;
+            tp.icsk_timeout_ns = 0;
+            crate::net::ipv4::tcp_recovery::tcp_rack_reo_timeout(w, sk);
+        }
         IcskPending::None => {}
     }
     // tcp_write_timer_handler: "out: sk_mem_reclaim(sk);"
@@ -119,8 +144,9 @@ fn tcp_probe_timer(w: &mut Stack, sk: SockId) {
     }
 }
 
-/// `tcp_retransmit_timer`: the RTO fired. Go back to `snd_una`: everything in flight returns
-/// to the write queue and is resent with cwnd 1.
+/// `tcp_retransmit_timer`: the RTO fired. Count the failure of the recovery under way,
+/// enter Loss (everything outstanding not known to be in flight is marked lost), retransmit the
+/// head's first segment and double the timeout.
 fn tcp_retransmit_timer(w: &mut Stack, sk: SockId) {
     let host = w.socks[sk as usize].host;
     let tp = &mut w.socks[sk as usize];
@@ -130,26 +156,27 @@ fn tcp_retransmit_timer(w: &mut Stack, sk: SockId) {
         return;
     }
     let seq = tp.snd_una;
-    tp.snd_ssthresh = crate::net::ipv4::tcp_cong::ssthresh(tp);
-    let (tp, mut rand) = w.sock_and_random(sk);
-    crate::net::ipv4::tcp_cong::set_state_loss(tp, &mut rand);
-    tp.snd_cwnd = 1;
-    tp.snd_cwnd_cnt = 0;
-    tp.high_seq = tp.snd_nxt;
-    tp.ca_state_loss = true;
-    while let Some(mut skb) = tp.rtx_queue.pop_back() {
-        skb.retrans = true;
-        skb.pcount = 0;
-        tp.write_queue.push_front(skb);
-    }
-    tp.packets_out = 0;
-    tp.snd_nxt = tp.snd_una;
-    tp.icsk_backoff += 1;
     w.mib(host).inc(Mib::TcpExtTCPTimeouts);
-    w.emit(host, sk, || Ev::Rto { seq });
     let tp = &w.socks[sk as usize];
-    let mss = tcp_current_mss(tp);
-    tcp_write_xmit(w, sk, mss, TCP_NAGLE_PUSH, 0);
+    if tp.lr.icsk_retransmits == 0 {
+        let m = match tp.icsk_ca_state {
+            TCP_CA_RECOVERY => Some(Mib::TcpExtTCPSackRecoveryFail),
+            TCP_CA_LOSS => Some(Mib::TcpExtTCPLossFailures),
+            _ if tp.icsk_ca_state == TCP_CA_DISORDER || tp.sacked_out > 0 => {
+                Some(Mib::TcpExtTCPSackFailures)
+            }
+            _ => None,
+        };
+        if let Some(m) = m {
+            w.mib(host).inc(m);
+        }
+    }
+    crate::net::ipv4::tcp_input::tcp_enter_loss(w, sk);
+    w.socks[sk as usize].lr.icsk_retransmits += 1; // tcp_update_rto_stats
+    w.emit(host, sk, || Ev::Rto { seq });
+    crate::net::ipv4::tcp_output::tcp_retransmit_skb(w, sk, 0, 1);
+    // "Increase the timeout each time we retransmit."
+    w.socks[sk as usize].icsk_backoff += 1;
     tcp_rearm_rto(w, sk);
 }
 
