@@ -117,6 +117,13 @@ const EXTRA_RUNS: [string, string, string[]][] = [
   ['autocorking', 'on', ['ethtool.tso=false']],
   ['tcp-small-queues', 'off', ['link.txqueuelen=5']],
   ['nagle-delayed-ack', 'default', ['TCP_CORK=true']],
+  // Retransmission timeouts: since SACK recovery repairs a qdisc's drops without one, the
+  // ping-pong through a bottleneck whose queue holds one packet loses the tails RACK cannot see.
+  [
+    'nagle-delayed-ack',
+    'default',
+    ['link.kind=ethernet', 'path.bottleneck_mbit=10', 'path.queue_packets=1'],
+  ],
 ];
 
 /** Kinds the engine defines but emits nowhere (trace.rs: no `Ev::CpuWait` is emitted). */

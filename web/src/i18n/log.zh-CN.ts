@@ -152,9 +152,15 @@ export const SIM_TEMPLATES: Record<string, SimTemplate> = {
   cpu_wait: ({ f }) => `等待 CPU ${div(f.wait_ns, 1000n)} µs`,
   established: ({ n }) =>
     `连接已建立：mss ${n('mss')}，sk_sndbuf ${n('sndbuf')}，sk_rcvbuf ${n('rcvbuf')}`,
-  // The site keeps its kernel name (qdisc).
-  drop: ({ f, r, n }) => `数据包 #${n('pkt')} 在 ${r.dropSites[f.site!] ?? n('site')} 中被丢弃`,
+  // A kernel site keeps its kernel name (qdisc); the lab's router between the hosts is named.
+  drop: ({ f, r, n }) => {
+    const site = r.dropSites[f.site!] ?? n('site');
+    return `数据包 #${n('pkt')} 在 ${DROP_SITES_ZH[site] ?? site} 中被丢弃`;
+  },
 };
+
+/** Drop sites that are not kernel names, in Chinese. */
+const DROP_SITES_ZH: Record<string, string> = { bottleneck: '瓶颈路由器' };
 
 function hex(v: number): string {
   return Number.isFinite(v) ? `0x${v.toString(16)}` : '?';
