@@ -9,6 +9,7 @@
 //! a variant and `--set` overrides, runs it and returns the [`RunResult`] and the event stream.
 
 pub mod conform;
+pub mod drivers;
 pub mod include;
 pub mod kernel;
 #[path = "lib/mod.rs"]
@@ -112,7 +113,7 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
                     ref q => Some(q.stats()),
                 },
                 cpus_utilized: w.cpus[i].utilization(elapsed_ns),
-                nic: (!w.cfg.link.loopback).then(|| h.dev.stats()),
+                nic: (!w.cfg.link.loopback && !w.cfg.link.veth).then(|| h.dev.stats()),
                 bottleneck: h
                     .link_out
                     .and_then(|l| w.links[l as usize].bottleneck.as_ref())

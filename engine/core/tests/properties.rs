@@ -56,6 +56,10 @@ fn random_sets(r: &mut Rng) -> Vec<String> {
         s.push(format!("ethtool.tx-usecs={}", r.below(200)));
         s.push(format!("ethtool.tx-frames={}", r.below(64)));
         s.push(format!("bql.enabled={}", r.below(2)));
+        if r.below(4) == 0 {
+            // A veth pair: the rate, delay, ring and BQL above do not apply; the qdisc does.
+            s.push("link.kind=veth".into());
+        }
     }
     s.push(format!(
         "net.ipv4.tcp_limit_output_bytes={}",

@@ -78,7 +78,8 @@ export const keysZh: Record<string, string> = {
   'net.core.default_qdisc': '新设备挂载的 qdisc',
   'net.core.wmem_max': 'SO_SNDBUF 请求的上限，字节',
   'net.core.rmem_max': 'SO_RCVBUF 请求的上限，字节',
-  'tc.qdisc': '主机设备的根 qdisc；default = net.core.default_qdisc（loopback 上为 noqueue）',
+  'tc.qdisc':
+    '主机设备的根 qdisc；default = net.core.default_qdisc（loopback 上为 noqueue，从 4.3 起 veth 上也是）',
   'tc.fq.limit': 'fq：qdisc 中最多的数据包数',
   'tc.fq.flow_limit': 'fq：每个数据流最多的数据包数',
   'tc.fq.quantum': 'fq：每轮一个数据流可发送的字节数；0 = 2 * (MTU + 14)',
@@ -110,9 +111,11 @@ export const keysZh: Record<string, string> = {
   'bql.enabled': 'TX 队列上的 Byte Queue Limits（驱动程序调用 netdev_tx_sent_queue）',
   'bql.limit_min': 'BQL：最低上限，字节（byte_queue_limits/limit_min）',
   'bql.limit_max': 'BQL：最高上限，字节（byte_queue_limits/limit_max；默认为 DQL_MAX_LIMIT）',
-  'link.kind': '两台主机由以太网链路相连，或者两端都在同一主机的 loopback（lo）上',
-  'link.rate_mbit': '线路速率，Mbit/s（以太网帧开销另计，在 IP 数据包之外）',
-  'link.delay_us': '单向传播延迟，µs（RTT 为其两倍再加上串行化时间）',
+  'link.kind':
+    '两台主机由以太网链路相连，两端都在同一主机的 loopback（lo）上，或者两个网络命名空间由一对 veth 相连（noqueue，没有线路速率：接收方的软中断在发送方的核上运行）',
+  'link.rate_mbit':
+    '线路速率，Mbit/s（以太网帧开销另计，在 IP 数据包之外）；lo 和 veth 没有线路速率',
+  'link.delay_us': '单向传播延迟，µs（RTT 为其两倍再加上串行化时间）；lo 和 veth 没有延迟',
   'link.mtu': 'MTU，字节（lo：65536）',
   'cpu.cores': '主机的 CPU 核数；核数足够时，每个应用线程独占一个核',
   'cpu.speed_percent': '主机 CPU 相对于测量开销表的机器的速度（200 = 每项操作只需一半时间）',

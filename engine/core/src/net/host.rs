@@ -51,6 +51,9 @@ pub enum Event {
     Arrive(u16),
     /// A packet sent on a host's loopback is received (`netif_rx` → NET_RX softirq).
     Loopback(u16),
+    /// A packet a veth forwarded to host `n` is received (`__netif_rx` → NET_RX softirq, in the
+    /// context of the task that transmitted it).
+    VethRx(u16),
     /// A device timer (qdisc watchdog, wire, TX-completion interrupt).
     Dev(u16, DevTimer),
     /// The delayed-ACK timer of a socket (`tcp_delack_timer`).
@@ -106,6 +109,11 @@ pub struct Host {
     pub link_out: Option<u16>,
     /// Packets sent on loopback waiting for the NET_RX softirq.
     pub lo_rx: VecDeque<Packet>,
+    /// The other end of this host's veth pair, on a `veth` link.
+    pub veth_peer: Option<u16>,
+    /// Packets the peer's `veth_xmit` put on this host's backlog, each with the socket whose
+    /// task runs the NET_RX softirq that receives it (the sender's CPU pays for it).
+    pub veth_rx: VecDeque<(Packet, SockId)>,
     /// Sum and count of TCP memory samples (pages).
     pub mem_pages_sum: u64,
     pub mem_samples: u64,
@@ -144,6 +152,9 @@ pub struct Stack {
     pub(crate) dev_out: Scratch,
     /// CPU work of the current event not yet handed on: (socket, ns).
     charge_acc: Option<(SockId, u64)>,
+    /// While a veth's NET_RX softirq runs: the socket whose task runs it. [`Stack::charge`]
+    /// puts all CPU work on its core, whichever socket the work is for.
+    pub softirq_owner: Option<SockId>,
     /// CPU work handed to the simulator's CPU model, in order, when the event ends.
     pub cpu_charges: Vec<CpuCharge>,
     /// Each host's CPU cost table.
@@ -176,6 +187,7 @@ impl Stack {
                 i as u16,
                 DevConfig {
                     loopback: cfg.link.loopback,
+                    veth: cfg.link.veth,
                     rate_bps: cfg.link.rate_bps,
                     tx_ring: hc.nic.tx_ring,
                     tx_usecs: hc.nic.tx_usecs,
@@ -184,7 +196,8 @@ impl Stack {
                     gso: hc.nic.gso,
                 },
                 DevParams {
-                    bql: hc.nic.bql_enabled,
+                    // veth_xmit never calls netdev_tx_sent_queue.
+                    bql: hc.nic.bql_enabled && !cfg.link.veth,
                     hz: cfg.hz,
                     // ixgbe-style wake threshold: 2 free descriptors (a ring of one wakes at 1).
                     tx_wake_thresh: 2.min(hc.nic.tx_ring),
@@ -192,8 +205,8 @@ impl Stack {
                 },
                 qdisc,
             );
-            dev.costs = host_costs(&hc);
-            let link_out = if cfg.link.loopback {
+            dev.costs = host_costs(&cfg, &hc);
+            let link_out = if cfg.link.loopback || cfg.link.veth {
                 None
             } else {
                 let l = links.len() as u16;
@@ -215,11 +228,13 @@ impl Stack {
                 mib: Mibs::default(),
                 link_out,
                 lo_rx: VecDeque::new(),
+                veth_peer: cfg.link.veth.then_some(((i + 1) % n) as u16),
+                veth_rx: VecDeque::new(),
                 mem_pages_sum: 0,
                 mem_samples: 0,
             });
         }
-        let costs = cfg.hosts.iter().map(host_costs).collect();
+        let costs = cfg.hosts.iter().map(|hc| host_costs(&cfg, hc)).collect();
         Stack {
             now_ns: 0,
             hz,
@@ -237,6 +252,7 @@ impl Stack {
             warnings: cfg.warnings.clone(),
             dev_out: Scratch::default(),
             charge_acc: None,
+            softirq_owner: None,
             cpu_charges: Vec::new(),
             costs,
             sample_ns: 10_000_000,
@@ -344,11 +360,16 @@ impl Stack {
     /// Work charged during one event is summed and applied when the event ends (or before
     /// anyone reads a core's state): all of it is ready at the same instant, so the sum starts
     /// when the single charges would have.
+    ///
+    /// Inside a veth's NET_RX softirq ([`Stack::softirq_owner`]) all work goes to the socket
+    /// whose transmit raised it: the softirq runs on that task's CPU, and with
+    /// `CONFIG_IRQ_TIME_ACCOUNTING` off its time counts as that task's system time.
     #[inline]
     pub fn charge(&mut self, sk: SockId, cost_ns: u64) {
         if cost_ns == 0 {
             return;
         }
+        let sk = self.softirq_owner.unwrap_or(sk);
         match &mut self.charge_acc {
             Some((s, c)) if *s == sk => *c += cost_ns,
             Some(_) => {
@@ -461,11 +482,17 @@ fn make_qdisc(cfg: &Config, hc: &HostConfig, host: u16) -> Qdisc {
 }
 
 /// The cost table of a host: the measured table scaled by `cpu.speed_percent`, or nothing.
-fn host_costs(hc: &HostConfig) -> CpuCosts {
+/// On a veth the receiver has no per-frame driver or GRO work (`rx_seg_ns`): the GSO skb
+/// arrives whole, without NAPI.
+fn host_costs(cfg: &Config, hc: &HostConfig) -> CpuCosts {
     if !hc.cpu.costs {
         return CpuCosts::FREE;
     }
-    CpuCosts::MEASURED_6_18_VM.scaled(100, hc.cpu.speed_percent as u64)
+    let mut c = CpuCosts::MEASURED_6_18_VM.scaled(100, hc.cpu.speed_percent as u64);
+    if cfg.link.veth {
+        c.rx_seg_ns = 0;
+    }
+    c
 }
 
 /// splitmix64: the run's only source of randomness.

@@ -410,7 +410,7 @@ pub static KEYS: &[KeyDef] = &[
         kind: Kind::Choice(&["default", "pfifo_fast", "fq", "fq_codel", "tbf", "noqueue"]),
         since: None,
         per_host: true,
-        doc: "Root qdisc of the host's device; default = net.core.default_qdisc (noqueue on loopback)",
+        doc: "Root qdisc of the host's device; default = net.core.default_qdisc (noqueue on loopback, and on veth from 4.3)",
         default: |_| s("default"),
     },
     KeyDef {
@@ -652,10 +652,10 @@ pub static KEYS: &[KeyDef] = &[
     KeyDef {
         name: "link.kind",
         group: Group::Link,
-        kind: Kind::Choice(&["ethernet", "loopback"]),
+        kind: Kind::Choice(&["ethernet", "loopback", "veth"]),
         since: None,
         per_host: false,
-        doc: "Two hosts joined by an Ethernet link, or both ends on one host's loopback (lo)",
+        doc: "Two hosts joined by an Ethernet link, both ends on one host's loopback (lo), or two network namespaces joined by a veth pair (noqueue, no line rate: the receiver's softirq runs on the sender's core)",
         default: |_| s("ethernet"),
     },
     KeyDef {
@@ -664,7 +664,7 @@ pub static KEYS: &[KeyDef] = &[
         kind: Kind::Int { min: 1, max: 800_000 },
         since: None,
         per_host: false,
-        doc: "Line rate, Mbit/s (Ethernet framing overhead is on top of IP packets)",
+        doc: "Line rate, Mbit/s (Ethernet framing overhead is on top of IP packets); lo and veth have none",
         default: |_| int(10_000),
     },
     KeyDef {
@@ -673,7 +673,7 @@ pub static KEYS: &[KeyDef] = &[
         kind: Kind::Int { min: 0, max: 10_000_000 },
         since: None,
         per_host: false,
-        doc: "One-way propagation delay, µs (the RTT is twice this plus serialization)",
+        doc: "One-way propagation delay, µs (the RTT is twice this plus serialization); lo and veth have none",
         default: |_| int(20),
     },
     KeyDef {

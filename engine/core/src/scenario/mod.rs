@@ -260,6 +260,9 @@ impl Scenario {
             (r.kernel, r.kernel.profile(), r.loopback, r.variant.clone());
         let warnings = r.warnings.clone();
         let layers = r.layers;
+        let veth = last_global(&layers, "link.kind").is_some_and(|(v, _)| v.render() == "veth");
+        // IFF_NO_QUEUE: lo, and veth since 4.3 (veth_setup), get noqueue, not the default qdisc.
+        let no_queue = loopback || (veth && kernel.at_least(4, 3));
         let ctx = DefaultCtx {
             profile: &profile,
             loopback,
@@ -268,7 +271,7 @@ impl Scenario {
         for (name, vals) in r.host_names.iter().zip(&r.hosts) {
             let vals: BTreeMap<&'static str, Value> =
                 vals.iter().map(|(k, (v, _))| (*k, v.clone())).collect();
-            hosts.push(HostConfig::from_values(name, &vals, &profile, loopback));
+            hosts.push(HostConfig::from_values(name, &vals, &profile, no_queue));
         }
         let first: BTreeMap<&'static str, Value> = {
             let mut vals: BTreeMap<&'static str, Value> =
@@ -292,6 +295,7 @@ impl Scenario {
             hz: g.str("sim.hz").parse().unwrap(),
             link: LinkConfig {
                 loopback,
+                veth,
                 rate_bps: g.int("link.rate_mbit") as u64 * 1_000_000,
                 delay_ns: g.int("link.delay_us") as u64 * 1000,
                 mtu: g.int("link.mtu") as u32,
@@ -325,6 +329,20 @@ impl Scenario {
             return Err(err(
                 Some("cpu.model".into()),
                 "\"free\" with link.kind = \"loopback\" and app.kind = \"tcp_stream\": on loopback only the CPU takes time, so the stream would move unlimited data at t = 0; use cpu.model = \"reference\" (cpu.speed_percent makes it faster)".into(),
+            ));
+        }
+        if veth && cfg.app.kind == AppKind::TcpStream && cfg.hosts.iter().any(|h| !h.cpu.costs) {
+            // A veth has no line rate and no wire: as on loopback, only the CPU takes time.
+            return Err(err(
+                Some("cpu.model".into()),
+                "\"free\" with link.kind = \"veth\" and app.kind = \"tcp_stream\": a veth has no line rate, so only the CPU takes time and the stream would move unlimited data at t = 0; use cpu.model = \"reference\" (cpu.speed_percent makes it faster)".into(),
+            ));
+        }
+        if veth && cfg.link.bottleneck_bps > 0 {
+            // The bottleneck router sits on the wire between two hosts; a veth pair has none.
+            return Err(err(
+                Some("path.bottleneck_mbit".into()),
+                "a bottleneck with link.kind = \"veth\": a veth pair joins the two hosts directly, with no wire for a router to sit on; use link.kind = \"ethernet\" (the lab's router is between two veth pairs)".into(),
             ));
         }
         if cfg.app.kind == AppKind::Pingpong && cfg.app.n_chunk > cfg.app.send_bytes {
@@ -966,6 +984,9 @@ pub struct Config {
 #[derive(Clone, Debug)]
 pub struct LinkConfig {
     pub loopback: bool,
+    /// A veth pair between the two hosts (`drivers/net/veth.c`): no line rate, no wire, no
+    /// delay; `rate_bps` and `delay_ns` do not apply.
+    pub veth: bool,
     pub rate_bps: u64,
     pub delay_ns: u64,
     pub mtu: u32,
@@ -1114,7 +1135,7 @@ impl HostConfig {
         name: &str,
         vals: &BTreeMap<&'static str, Value>,
         _profile: &Profile,
-        loopback: bool,
+        no_queue: bool,
     ) -> HostConfig {
         let g = Getter(vals);
         let cc = |s: &str| match s {
@@ -1129,7 +1150,7 @@ impl HostConfig {
             "fq" => QdiscKind::Fq,
             "fq_codel" => QdiscKind::FqCodel,
             "tbf" => QdiscKind::Tbf,
-            _ if loopback => QdiscKind::Noqueue,
+            _ if no_queue => QdiscKind::Noqueue,
             _ => match g.str("net.core.default_qdisc") {
                 "fq" => QdiscKind::Fq,
                 "fq_codel" => QdiscKind::FqCodel,

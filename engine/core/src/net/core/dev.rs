@@ -9,7 +9,8 @@
 //! `netdev_tx_completed_queue`, queue state bits), `net/ipv4/tcp_offload.c` (`tcp_gso_segment`),
 //! `drivers/net/loopback.c` (`loopback_xmit`), Linux 6.18; the driver follows the common shape
 //! of `mlx5e`/`ixgbe` (`ndo_start_xmit` posts one descriptor, stops the queue when the ring
-//! cannot take another skb, the NAPI poll cleans completed descriptors and wakes it).
+//! cannot take another skb, the NAPI poll cleans completed descriptors and wakes it), or is a
+//! veth's `veth_xmit` (`crate::drivers::net::veth`: no ring, no wire, no completion).
 //!
 //! The device is a state machine without access to the rest of the world (the smoltcp style):
 //! the simulation calls [`NetDevice::dev_queue_xmit`] and [`NetDevice::on_timer`], and the
@@ -49,6 +50,7 @@
 
 use std::collections::VecDeque;
 
+use crate::drivers::net::veth::Veth;
 use crate::include::linux::skbuff::{Packet, SockId, NO_SOCK};
 use crate::lib::dynamic_queue_limits::Dql;
 use crate::net::sched::sch_api::Qdisc;
@@ -78,10 +80,11 @@ pub struct DevOut {
     /// Arm these timers (absolute ns). A device ignores a stale timer itself.
     pub timers: Vec<(u64, DevTimer)>,
     /// Packets whose last bit left the device at the given time; the world adds propagation
-    /// delay and delivers them to the peer. (Loopback: delivered now, to this host.)
+    /// delay and delivers them to the peer. (Loopback: delivered now, to this host; veth: on
+    /// the peer's backlog now.)
     pub to_wire: Vec<(u64, Packet)>,
-    /// Packets whose TX completed (`napi_consume_skb`), or that `loopback_xmit` orphaned: the
-    /// world runs the destructor (`tcp_wfree` for TCP data clones).
+    /// Packets whose TX completed (`napi_consume_skb`), or that `loopback_xmit` or a veth's
+    /// peer orphaned: the world runs the destructor (`tcp_wfree` for TCP data clones).
     pub completed: Vec<Packet>,
     /// Packets dropped by the device or its qdisc (`kfree_skb`): the world runs the
     /// destructor too, and counts the drop.
@@ -110,6 +113,9 @@ impl DevOut {
 pub struct DevConfig {
     /// Loopback (`lo`): noqueue, no wire, the skb is orphaned on transmit.
     pub loopback: bool,
+    /// One end of a veth pair (`drivers/net/veth.c`): `veth_xmit` is the driver; no rate, no
+    /// TX ring, no BQL; the skb goes to the peer and is orphaned on transmit.
+    pub veth: bool,
     /// Link rate, bits per second.
     pub rate_bps: u64,
     /// TX ring descriptors (`ethtool -G tx`).
@@ -130,6 +136,7 @@ impl DevConfig {
     pub fn ethernet(rate_bps: u64) -> DevConfig {
         DevConfig {
             loopback: false,
+            veth: false,
             rate_bps,
             tx_ring: 1024,
             tx_usecs: 16,
@@ -147,9 +154,17 @@ impl DevConfig {
         }
     }
 
+    /// `veth`: no rate, no ring (veth_setup: IFF_NO_QUEUE; TSO and GSO on).
+    pub fn veth() -> DevConfig {
+        DevConfig {
+            veth: true,
+            ..DevConfig::ethernet(0)
+        }
+    }
+
     /// Checks the ranges `ethtool` enforces; the error names the setting.
     pub fn validate(&self) -> Result<(), String> {
-        if self.loopback {
+        if self.loopback || self.veth {
             return Ok(());
         }
         if self.rate_bps == 0 {
@@ -303,6 +318,8 @@ pub struct NetDevice {
     stack_xoff: bool,
     /// `txq->dql`.
     pub dql: Dql,
+    /// The veth driver's state, when the device is one end of a veth pair.
+    pub veth: Option<Veth>,
     /// Ids for segments software GSO creates.
     next_seg_id: u64,
     stats: NicStats,
@@ -349,6 +366,7 @@ impl NetDevice {
             stack_xoff: false,
             // netdev_init_one_queue: dql_init(&queue->dql, HZ)
             dql: Dql::dql_init(hz, 0),
+            veth: cfg.veth.then(Veth::default),
             next_seg_id: SEG_ID_BASE + ((host as u64) << 36),
             stats: NicStats {
                 tx_ring_size: cfg.tx_ring as u64,
@@ -729,6 +747,15 @@ impl NetDevice {
         out: &mut DevOut,
         trace: &mut Trace,
     ) -> Result<(), Packet> {
+        if let Some(veth) = &mut self.veth {
+            // veth's ndo_start_xmit: the skb goes to the peer's backlog, and the peer's
+            // ip_rcv_core orphans it before __dev_queue_xmit returns (its NET_RX runs there).
+            let (skb, cpu_ns) = veth.veth_xmit(pkt, self.host, now_ns, &self.costs, trace);
+            out.cpu_ns += cpu_ns;
+            out.to_wire.push((now_ns, skb.clone()));
+            out.completed.push(skb);
+            return Ok(());
+        }
         if self.ring.len() as u32 >= self.cfg.tx_ring {
             // Should not happen once the queue is stopped in time; counted like drivers do.
             self.stats.tx_busy += 1;

@@ -33,6 +33,22 @@ impl Stack {
         self.netif_receive(h, pkt);
     }
 
+    /// The NET_RX softirq takes the oldest skb a veth put on host `h`'s backlog
+    /// (`process_backlog` → `__netif_receive_skb`), in the context of the task whose transmit
+    /// raised it: on Linux it runs on that task's CPU when `__dev_queue_xmit` re-enables bottom
+    /// halves, so every CPU cost of the receive, and of what it transmits in turn (an ACK, a
+    /// window update), is charged to that task's socket (`crate::drivers::net::veth`).
+    pub fn veth_rx(&mut self, h: u16) {
+        let (pkt, owner) = self.hosts[h as usize]
+            .veth_rx
+            .pop_front()
+            .expect("veth backlog event without packet");
+        let outer = self.softirq_owner;
+        self.softirq_owner = (owner != NO_SOCK).then_some(owner);
+        self.netif_receive(h, pkt);
+        self.softirq_owner = outer;
+    }
+
     /// `netif_receive_skb` → `ip_rcv` → `tcp_v4_rcv`: the IP MIBs, then TCP.
     fn netif_receive(&mut self, host: u16, pkt: Packet) {
         let segs = pkt.gso_segs.max(1) as u64;

@@ -50,6 +50,14 @@ impl Stack {
             self.schedule(t.max(self.now_ns), Event::Dev(host, timer));
         }
         for (t, pkt) in out.to_wire.drain(..) {
+            if let Some(peer) = self.hosts[host as usize].veth_peer {
+                // veth_forward_skb → __netif_rx: the peer's backlog; its NET_RX runs in the
+                // context that transmitted (a veth softirq's, or the sending socket's task).
+                let owner = self.softirq_owner.unwrap_or(pkt.sk);
+                self.hosts[peer as usize].veth_rx.push_back((pkt, owner));
+                self.schedule(t, Event::VethRx(peer));
+                continue;
+            }
             match self.hosts[host as usize].link_out {
                 None => {
                     // loopback_xmit → netif_rx: received by this host in the NET_RX softirq.
