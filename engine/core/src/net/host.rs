@@ -313,8 +313,16 @@ impl Stack {
         self.queue.insert(at, Scheduled { t_ns, ev });
     }
 
+    /// `try_to_wake_up` of the task of application `app` on `host`: it runs once the scheduler
+    /// has brought it in on its CPU, after the host's wake-up latency (`wakeup_ns`).
+    pub fn wake_up_task(&mut self, host: u16, app: u32) {
+        let t = self.now_ns + self.costs(host).wakeup_ns;
+        self.schedule(t, Event::App(app));
+    }
+
     /// How many queued events equal `ev` (for tests).
-    pub fn count_queued(&self, ev: Event) -> usize {
+    #[cfg(test)]
+    pub(crate) fn count_queued(&self, ev: Event) -> usize {
         self.queue.iter().filter(|s| s.ev == ev).count()
     }
 

@@ -8,7 +8,7 @@
 use crate::include::linux::skbuff::{tcp_flags, SockId};
 use crate::include::uapi::linux::snmp::Mib;
 use crate::net::core::sock::*;
-use crate::net::host::{Event, Stack};
+use crate::net::host::Stack;
 use crate::net::ipv4::tcp_output::{
     __tcp_push_pending_frames, __tcp_select_window, in_pingpong_mode, tcp_current_mss,
     tcp_push_one, tcp_push_pending_frames, tcp_receive_window, tcp_send_ack, tcp_send_mss,
@@ -365,9 +365,7 @@ pub fn sk_stream_write_space(w: &mut Stack, sk: SockId) {
             sndbuf: b,
             notsent: n,
         });
-        // The woken writer runs once the scheduler has brought it in on its CPU.
-        let t = w.now_ns + w.costs(host).wakeup_ns;
-        w.schedule(t, Event::App(app));
+        w.wake_up_task(host, app);
     }
 }
 
@@ -377,8 +375,7 @@ pub fn sk_data_ready(w: &mut Stack, sk: SockId) {
     if tp.reader_waiting {
         tp.reader_waiting = false;
         let (app, host) = (tp.app, tp.host);
-        let t = w.now_ns + w.costs(host).wakeup_ns;
-        w.schedule(t, Event::App(app));
+        w.wake_up_task(host, app);
     }
 }
 
