@@ -109,7 +109,9 @@ pub struct Host {
     pub link_out: Option<u16>,
     /// Packets sent on loopback waiting for the NET_RX softirq.
     pub lo_rx: VecDeque<Packet>,
-    /// The other end of this host's veth pair, on a `veth` link.
+    /// Ids for the skbs a GSO packet is cut into on arrival when GRO is off (`ethtool.gro`).
+    pub rx_seg_id: u64,
+    /// The other end of this host's veth pair, on a `veth` link without a forwarder.
     pub veth_peer: Option<u16>,
     /// Packets the peer's `veth_xmit` put on this host's backlog, each with the socket whose
     /// task runs the NET_RX softirq that receives it (the sender's CPU pays for it).
@@ -206,7 +208,9 @@ impl Stack {
                 qdisc,
             );
             dev.costs = host_costs(&cfg, &hc);
-            let link_out = if cfg.link.loopback || cfg.link.veth {
+            // A veth pair without a forwarder joins the hosts directly; with one (the lab's
+            // middle namespace) the frames cross a link with its delay and router.
+            let link_out = if cfg.link.loopback || (cfg.link.veth && !cfg.link.forwarder) {
                 None
             } else {
                 let l = links.len() as u16;
@@ -228,7 +232,8 @@ impl Stack {
                 mib: Mibs::default(),
                 link_out,
                 lo_rx: VecDeque::new(),
-                veth_peer: cfg.link.veth.then_some(((i + 1) % n) as u16),
+                veth_peer: (cfg.link.veth && !cfg.link.forwarder).then_some(((i + 1) % n) as u16),
+                rx_seg_id: RX_SEG_ID_BASE + ((i as u64) << 36),
                 veth_rx: VecDeque::new(),
                 mem_pages_sum: 0,
                 mem_samples: 0,
@@ -502,6 +507,10 @@ fn host_costs(cfg: &Config, hc: &HostConfig) -> CpuCosts {
     }
     c
 }
+
+/// Ids of the skbs a receiver without GRO makes of a GSO packet (`ethtool.gro` off): above
+/// the devices' and below the routers' segment ids.
+const RX_SEG_ID_BASE: u64 = (1 << 52) + (1 << 50);
 
 /// splitmix64: the run's only source of randomness.
 /// The run's seeded generator, lent to kernel code (`Stack::sock_and_random`).

@@ -604,6 +604,15 @@ pub static KEYS: &[KeyDef] = &[
         default: |_| int(1),
     },
     KeyDef {
+        name: "ethtool.gro",
+        group: Group::Nic,
+        kind: Kind::Bool,
+        since: None,
+        per_host: true,
+        doc: "Generic receive offload on the receiving side (ethtool -K gro): on, a TSO packet reaches TCP as one skb; off, as one skb per MSS frame (through a veth forwarder: it cuts GSO frames, sp-delayfwd -S)",
+        default: |_| int(1),
+    },
+    KeyDef {
         name: "ethtool.tx-usecs",
         group: Group::Nic,
         kind: Kind::Int { min: 0, max: 100_000 },
@@ -655,7 +664,7 @@ pub static KEYS: &[KeyDef] = &[
         kind: Kind::Choice(&["ethernet", "loopback", "veth"]),
         since: None,
         per_host: false,
-        doc: "Two hosts joined by an Ethernet link, both ends on one host's loopback (lo), or two network namespaces joined by a veth pair (noqueue, no line rate: the receiver's softirq runs on the sender's core)",
+        doc: "Two hosts joined by an Ethernet link, both ends on one host's loopback (lo), or two network namespaces joined by a veth pair (noqueue, no line rate: the receiver's softirq runs on the sender's core); a veth with link.delay_us or path.bottleneck_mbit is two veth pairs through a forwarder namespace that delays (and with a bottleneck, serialises and drops) each frame, as the conformance lab's sp-delayfwd",
         default: |_| s("ethernet"),
     },
     KeyDef {

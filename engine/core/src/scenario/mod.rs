@@ -296,6 +296,8 @@ impl Scenario {
             link: LinkConfig {
                 loopback,
                 veth,
+                forwarder: veth
+                    && (g.int("link.delay_us") > 0 || g.int("path.bottleneck_mbit") > 0),
                 rate_bps: g.int("link.rate_mbit") as u64 * 1_000_000,
                 delay_ns: g.int("link.delay_us") as u64 * 1000,
                 mtu: g.int("link.mtu") as u32,
@@ -331,18 +333,15 @@ impl Scenario {
                 "\"free\" with link.kind = \"loopback\" and app.kind = \"tcp_stream\": on loopback only the CPU takes time, so the stream would move unlimited data at t = 0; use cpu.model = \"reference\" (cpu.speed_percent makes it faster)".into(),
             ));
         }
-        if veth && cfg.app.kind == AppKind::TcpStream && cfg.hosts.iter().any(|h| !h.cpu.costs) {
+        if veth
+            && !cfg.link.forwarder
+            && cfg.app.kind == AppKind::TcpStream
+            && cfg.hosts.iter().any(|h| !h.cpu.costs)
+        {
             // A veth has no line rate and no wire: as on loopback, only the CPU takes time.
             return Err(err(
                 Some("cpu.model".into()),
-                "\"free\" with link.kind = \"veth\" and app.kind = \"tcp_stream\": a veth has no line rate, so only the CPU takes time and the stream would move unlimited data at t = 0; use cpu.model = \"reference\" (cpu.speed_percent makes it faster)".into(),
-            ));
-        }
-        if veth && cfg.link.bottleneck_bps > 0 {
-            // The bottleneck router sits on the wire between two hosts; a veth pair has none.
-            return Err(err(
-                Some("path.bottleneck_mbit".into()),
-                "a bottleneck with link.kind = \"veth\": a veth pair joins the two hosts directly, with no wire for a router to sit on; use link.kind = \"ethernet\" (the lab's router is between two veth pairs)".into(),
+                "\"free\" with link.kind = \"veth\" and app.kind = \"tcp_stream\": a veth has no line rate, so only the CPU takes time and the stream would move unlimited data at t = 0; use cpu.model = \"reference\" (cpu.speed_percent makes it faster), or a forwarder (link.delay_us)".into(),
             ));
         }
         if cfg.app.kind == AppKind::Pingpong && cfg.app.n_chunk > cfg.app.send_bytes {
@@ -985,8 +984,13 @@ pub struct Config {
 pub struct LinkConfig {
     pub loopback: bool,
     /// A veth pair between the two hosts (`drivers/net/veth.c`): no line rate, no wire, no
-    /// delay; `rate_bps` and `delay_ns` do not apply.
+    /// delay; `rate_bps` does not apply. With `delay_ns` or a bottleneck it is two veth pairs
+    /// through a forwarder (`forwarder`).
     pub veth: bool,
+    /// The conformance lab's topology: each host's veth peer is in a middle namespace where a
+    /// forwarder (sp-delayfwd) holds each frame `delay_ns` (behind the bottleneck router, if
+    /// any) before it sends it on the receiver's veth pair.
+    pub forwarder: bool,
     pub rate_bps: u64,
     pub delay_ns: u64,
     pub mtu: u32,
@@ -1103,6 +1107,8 @@ pub struct NicConfig {
     pub tx_ring: u32,
     pub tso: bool,
     pub gso: bool,
+    /// GRO on the receiving side: a GSO packet reaches TCP whole (on) or one skb per MSS frame.
+    pub gro: bool,
     pub tx_usecs: u32,
     pub tx_frames: u32,
     pub bql_enabled: bool,
@@ -1222,6 +1228,7 @@ impl HostConfig {
                 tx_ring: g.int("ethtool.tx") as u32,
                 tso: g.bool("ethtool.tso"),
                 gso: g.bool("ethtool.gso"),
+                gro: g.bool("ethtool.gro"),
                 tx_usecs: g.int("ethtool.tx-usecs") as u32,
                 tx_frames: g.int("ethtool.tx-frames") as u32,
                 bql_enabled: g.bool("bql.enabled"),

@@ -21,6 +21,18 @@ impl Stack {
             .expect("arrival without packet");
         debug_assert_eq!(t, self.now_ns);
         let to = self.links[l as usize].to;
+        if pkt.gso_segs > 1 && !self.hosts[to as usize].cfg.nic.gro {
+            // GRO off (`ethtool -K gro off`, or a forwarder that cuts GSO frames): each MSS
+            // frame on the wire reaches IP and TCP as its own skb.
+            let mut id = self.hosts[to as usize].rx_seg_id;
+            let mut frames = Vec::with_capacity(pkt.gso_segs as usize);
+            pkt.for_each_gso_segment(&mut id, |s| frames.push(s));
+            self.hosts[to as usize].rx_seg_id = id;
+            for f in frames {
+                self.netif_receive(to, f);
+            }
+            return;
+        }
         self.netif_receive(to, pkt);
     }
 
