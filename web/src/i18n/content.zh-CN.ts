@@ -106,13 +106,15 @@ export const keysZh: Record<string, string> = {
   'ethtool.tx': 'TX 环的描述符数（ethtool -G tx）',
   'ethtool.tso': '网卡中的 TCP 分段卸载（ethtool -K tso）',
   'ethtool.gso': '网卡不支持 TSO 时在软件中进行的通用分段卸载（ethtool -K gso）',
+  'ethtool.gro':
+    '接收方的通用接收卸载（ethtool -K gro）：开启时一个 TSO 数据包作为一个 skb 到达 TCP；关闭时每个 MSS 帧各是一个 skb（经由 veth 转发器时：转发器切分 GSO 帧，sp-delayfwd -S）',
   'ethtool.tx-usecs': '发送完成中断合并：首个完成后等待的微秒数（ethtool -C tx-usecs）',
   'ethtool.tx-frames': '发送完成中断合并：累计完成多少帧就立即触发中断（ethtool -C tx-frames）',
   'bql.enabled': 'TX 队列上的 Byte Queue Limits（驱动程序调用 netdev_tx_sent_queue）',
   'bql.limit_min': 'BQL：最低上限，字节（byte_queue_limits/limit_min）',
   'bql.limit_max': 'BQL：最高上限，字节（byte_queue_limits/limit_max；默认为 DQL_MAX_LIMIT）',
   'link.kind':
-    '两台主机由以太网链路相连，两端都在同一主机的 loopback（lo）上，或者两个网络命名空间由一对 veth 相连（noqueue，没有线路速率：接收方的软中断在发送方的核上运行）',
+    '两台主机由以太网链路相连，两端都在同一主机的 loopback（lo）上，或者两个网络命名空间由一对 veth 相连（noqueue，没有线路速率：接收方的软中断在发送方的核上运行）；设置了 link.delay_us 或 path.bottleneck_mbit 的 veth 是经由转发命名空间的两对 veth，转发器延迟每一帧（有瓶颈时还会串行化并丢弃），如同一致性实验室的 sp-delayfwd',
   'link.rate_mbit':
     '线路速率，Mbit/s（以太网帧开销另计，在 IP 数据包之外）；lo 和 veth 没有线路速率',
   'link.delay_us': '单向传播延迟，µs（RTT 为其两倍再加上串行化时间）；lo 和 veth 没有延迟',

@@ -296,8 +296,11 @@ impl Scenario {
             link: LinkConfig {
                 loopback,
                 veth,
+                // Only a delay the scenario sets: the key's default (20 µs) is an Ethernet's.
                 forwarder: veth
-                    && (g.int("link.delay_us") > 0 || g.int("path.bottleneck_mbit") > 0),
+                    && (last_global(&layers, "link.delay_us")
+                        .is_some_and(|(v, _)| v.render().parse::<u64>().is_ok_and(|d| d > 0))
+                        || g.int("path.bottleneck_mbit") > 0),
                 rate_bps: g.int("link.rate_mbit") as u64 * 1_000_000,
                 delay_ns: g.int("link.delay_us") as u64 * 1000,
                 mtu: g.int("link.mtu") as u32,

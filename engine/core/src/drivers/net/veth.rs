@@ -175,6 +175,48 @@ mod tests {
         assert_eq!(w.cpus[1].core(core).busy_total_ns, receiver_host_busy);
     }
 
+    const FORWARDER: &str = "[link]\nkind = \"veth\"\ndelay_us = 20000\n";
+
+    #[test]
+    fn a_veth_with_a_delay_is_two_pairs_through_the_labs_forwarder() {
+        let (mut w, before) = second_small_write(FORWARDER);
+        assert!(w.cfg.link.forwarder);
+        assert!(
+            w.hosts[0].veth_peer.is_none(),
+            "not delivered to the peer's backlog"
+        );
+        assert_eq!(
+            w.socks[0].sk_wmem_alloc, before,
+            "orphaned as the forwarder's veth receives it: TSQ and autocork find nothing below TCP"
+        );
+        let l = w.hosts[0].link_out.expect("the forwarder's link") as usize;
+        let (arrive, _) = *w.links[l].in_flight.front().expect("held by the forwarder");
+        assert_eq!(
+            arrive,
+            w.now_ns + 20_000_000,
+            "the forwarder's delay, no line rate"
+        );
+        let rcv_nxt = w.socks[1].rcv_nxt;
+        while w.socks[1].rcv_nxt == rcv_nxt {
+            assert!(w.step());
+        }
+        assert_eq!(w.now_ns, arrive);
+        // A veth without a delay stays one pair; the delay key's default is an Ethernet's.
+        assert!(!established("6.18", VETH).cfg.link.forwarder);
+    }
+
+    #[test]
+    fn a_veth_forwarder_may_hold_a_bottleneck_router_and_carry_a_free_cpu_stream() {
+        let src = format!(
+            "title = \"t\"\n{FORWARDER}[path]\nbottleneck_mbit = 200\nqueue_packets = 100\n[cpu]\nmodel = \"free\"\n"
+        );
+        let cfg = Scenario::parse(&src, "t.toml")
+            .unwrap()
+            .config(None, &[])
+            .expect("the lab's router sits between the two veth pairs");
+        assert!(cfg.link.forwarder && cfg.link.bottleneck_bps == 200_000_000);
+    }
+
     #[test]
     fn the_peer_gets_the_gso_skb_whole_without_per_frame_receive_work() {
         let w = established("6.18", VETH);

@@ -78,3 +78,43 @@ impl Stack {
         tcp_input::tcp_v4_rcv(self, sk, pkt);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::include::uapi::linux::snmp::Mib;
+    use crate::scenario::Scenario;
+    use crate::sim::world::World;
+    use crate::trace::Trace;
+
+    /// One 100,000-byte write over a 40 ms path; the receiver's IpInReceives and TcpInSegs.
+    fn receiver_counts(extra: &str) -> (u64, u64, u64) {
+        let src = format!(
+            "title = \"t\"\nkernel = \"6.18\"\n[link]\ndelay_us = 20000\n[app]\nkind = \"tcp_stream\"\nbytes = 100000\nwrite_size_bytes = 100000\n{extra}"
+        );
+        let cfg = Scenario::parse(&src, "t.toml")
+            .unwrap()
+            .config(None, &[])
+            .unwrap();
+        let mut w = World::new(cfg, Trace::new(false, 0));
+        w.run();
+        let mib = &w.hosts[1].mib;
+        let segs = w.hosts[0].mib.get(Mib::TcpOutSegs);
+        (mib.get(Mib::IpInReceives), mib.get(Mib::TcpInSegs), segs)
+    }
+
+    #[test]
+    fn without_gro_each_mss_frame_of_a_tso_packet_is_received_as_its_own_skb() {
+        let (gro_rx, _, segs) = receiver_counts("");
+        assert!(
+            gro_rx + 10 < segs,
+            "GRO on: TSO packets arrive whole ({gro_rx} skbs, {segs} segments)"
+        );
+        let (rx, in_segs, segs) = receiver_counts("[ethtool]\ngro = 0\n");
+        // The handshake's ACK arrives as one skb, like every data segment now.
+        assert!(
+            rx >= segs && rx <= segs + 2,
+            "{rx} skbs for {segs} segments"
+        );
+        assert_eq!(in_segs, rx, "TcpInSegs counts skbs");
+    }
+}
