@@ -14,6 +14,8 @@ test('switching a lesson to Chinese changes every visible string, and the URL ke
 }) => {
   await page.goto('./?lesson=autocorking&step=2&lang=en');
   await expect(page.locator('#step-h')).toBeVisible();
+  // The language switch is in the presenter's menu, with the other tools.
+  await page.getByRole('button', { name: 'Menu' }).click();
   const english = await visibleStrings(page);
   expect(english.length).toBeGreaterThan(20);
   await page.getByLabel('Language').selectOption('zh-CN');

@@ -1,8 +1,9 @@
-// The page: header, time controls, the pipeline of each run beside the controls, then "Why is
-// it waiting?", the charts, the decision log, the counters, the A/B table and the full
+// The page, picture first: header, the pipeline of each run beside the controls (below 1100 px
+// the controls are a sheet the reader opens), the time controls, then what the scenario is,
+// "Why is it waiting?", the charts, the decision log, the counters, the A/B table and the full
 // experiment. Keyboard shortcuts drive the time controls.
 
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 
 import { currentLang } from '../i18n/current';
 import { scenarioText } from '../i18n/content';
@@ -33,7 +34,8 @@ const RecordingSummary = lazy(() =>
 const NativePanel = lazy(() => import('./NativePanel').then((m) => ({ default: m.NativePanel })));
 const WhyPanel = lazy(() => import('./WhyPanel').then((m) => ({ default: m.WhyPanel })));
 
-export function App() {
+/** `intro`: shown below the time controls (the landing's welcome on a first visit). */
+export function App({ intro = null }: { intro?: ReactNode }) {
   const [store] = useState(() => new SiteStore(location.search));
   const [clock] = useState(() => new Clock());
   useEffect(() => {
@@ -43,7 +45,7 @@ export function App() {
   return (
     <StoreContext.Provider value={store}>
       <ClockContext.Provider value={clock}>
-        <Page />
+        <Page intro={intro} />
       </ClockContext.Provider>
     </StoreContext.Provider>
   );
@@ -127,8 +129,9 @@ function Shortcuts({ open, onClose }: { open: boolean; onClose: () => void }) {
   );
 }
 
-function Page() {
+function Page({ intro }: { intro: ReactNode }) {
   const site = useSite();
+  const [sheet, setSheet] = useState(false);
   const store = useStore();
   const clock = useClock();
   const [help, setHelp] = useState(false);
@@ -190,7 +193,65 @@ function Page() {
         {msg.skipToPipeline}
       </a>
       <Header />
-      <main>
+      <main className="sim-main">
+        <section className="pipelines" aria-labelledby="pipeline-h">
+          <div className="pipelines-head">
+            <h2 id="pipeline-h" tabIndex={-1}>
+              {msg.pipeline.region}
+            </h2>
+            <button
+              type="button"
+              className="sheet-toggle"
+              aria-expanded={sheet}
+              aria-controls="side-panel"
+              onClick={() => setSheet((o) => !o)}
+            >
+              {msg.controls.region}
+            </button>
+          </div>
+          {(['a', 'b'] as const).map((side) =>
+            site[side] ? (
+              <div key={side} className="pipeline-side">
+                {site.b && site.capture && (
+                  <h3 className="side-title">
+                    {msg.run.sideLabel(side)}:{' '}
+                    {side === 'a' ? msg.native.sideRecording : msg.native.sideSimulation}
+                  </h3>
+                )}
+                {site.b && !site.capture && (
+                  <h3 className="side-title">
+                    {msg.run.sideLabel(side)}:{' '}
+                    {site[side]?.info?.variants.find((v) => v.name === site.state[side]?.variant)
+                      ?.label ??
+                      site.state[side]?.variant ??
+                      ''}
+                    {(site.state[side]?.sets.length ?? 0) > 0 && (
+                      <span className="muted"> · {site.state[side]?.sets.join(', ')}</span>
+                    )}
+                  </h3>
+                )}
+                <Pipeline side={side} />
+              </div>
+            ) : null,
+          )}
+          <Legend />
+        </section>
+        <Player status={status} runState={runState} />
+        {/* Beside the picture, as tall as it (scrolling inside); below 1100 px a sheet. */}
+        <aside id="side-panel" className={`side-panel ${sheet ? 'open' : ''}`}>
+          <div className="side-panel-scroll">
+            <button type="button" className="sheet-close" onClick={() => setSheet(false)}>
+              {msg.header.close}
+            </button>
+            {site.capture && site.state.edit !== 'b' ? (
+              <Suspense fallback={null}>
+                <RecordingSummary />
+              </Suspense>
+            ) : (
+              <Controls />
+            )}
+          </div>
+        </aside>
         <section className="intro" aria-labelledby="scenario-h">
           <CaptureStatus />
           {site.capture ? (
@@ -250,49 +311,7 @@ function Page() {
             </ul>
           )}
         </section>
-        <Player status={status} runState={runState} />
-        <div className="main-grid">
-          <section className="pipelines" aria-labelledby="pipeline-h">
-            <h2 id="pipeline-h" tabIndex={-1}>
-              {msg.pipeline.region}
-            </h2>
-            {(['a', 'b'] as const).map((side) =>
-              site[side] ? (
-                <div key={side} className="pipeline-side">
-                  {site.b && site.capture && (
-                    <h3 className="side-title">
-                      {msg.run.sideLabel(side)}:{' '}
-                      {side === 'a' ? msg.native.sideRecording : msg.native.sideSimulation}
-                    </h3>
-                  )}
-                  {site.b && !site.capture && (
-                    <h3 className="side-title">
-                      {msg.run.sideLabel(side)}:{' '}
-                      {site[side]?.info?.variants.find((v) => v.name === site.state[side]?.variant)
-                        ?.label ??
-                        site.state[side]?.variant ??
-                        ''}
-                      {(site.state[side]?.sets.length ?? 0) > 0 && (
-                        <span className="muted"> · {site.state[side]?.sets.join(', ')}</span>
-                      )}
-                    </h3>
-                  )}
-                  <Pipeline side={side} />
-                </div>
-              ) : null,
-            )}
-            <Legend />
-          </section>
-          <aside className="side-panel">
-            {site.capture && site.state.edit !== 'b' ? (
-              <Suspense fallback={null}>
-                <RecordingSummary />
-              </Suspense>
-            ) : (
-              <Controls />
-            )}
-          </aside>
-        </div>
+        {intro}
         {site.capture && <Deferred armed={!!a} title={msg.native.region} component={NativePanel} />}
         <Deferred armed={!!a} title={msg.why.region} component={WhyPanel} />
         <Deferred armed={!!a} title={msg.charts.region} component={Charts} />

@@ -17,6 +17,8 @@ export function Header() {
   const site = useSite();
   const store = useStore();
   const [copied, setCopied] = useState(false);
+  // Below 640 px the controls fold behind a menu button, so the picture is on the first screen.
+  const [menu, setMenu] = useState(false);
   const h = msg.header;
   const state = site.state;
   const preset = site.presets.find((p) => p.name === state.a.scenario);
@@ -36,7 +38,16 @@ export function Header() {
         <h1>{msg.appTitle}</h1>
         <p className="muted">{msg.tagline}</p>
       </div>
-      <div className="header-controls">
+      <button
+        type="button"
+        className="header-menu-toggle"
+        aria-expanded={menu}
+        aria-controls="header-controls"
+        onClick={() => setMenu((m) => !m)}
+      >
+        {msg.header.menu}
+      </button>
+      <div id="header-controls" className={`header-controls ${menu ? 'open' : ''}`}>
         <label className="inline">
           {h.preset}{' '}
           <select

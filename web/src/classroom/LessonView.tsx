@@ -65,6 +65,7 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
   const lang = useLang();
   const [n, setN] = useState(first);
   const [laser, setLaser] = useState(false);
+  const [menu, setMenu] = useState(false);
   const stage = useRef<StageControl | null>(null);
   const setStage = useCallback((c: StageControl | null) => {
     stage.current = c;
@@ -103,6 +104,7 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
       else if (e.key === 'p' || e.key === 'P') stage.current?.toggle();
       else if (e.key === 'l' || e.key === 'L') setLaser((l) => !l);
       else if (e.key === 'f' || e.key === 'F') toggleFull();
+      else if (e.key === 'Escape' && menu) setMenu(false);
       else if (e.key === 'Escape' && !document.fullscreenElement)
         location.assign(withLang({ s: lesson.scenario }));
       else return;
@@ -110,7 +112,7 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [go, n, toggleFull, lesson.scenario]);
+  }, [go, n, toggleFull, lesson.scenario, menu]);
 
   const text = step.text[lang];
   return (
@@ -123,8 +125,13 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
           </span>
         </p>
         <nav aria-label={t.lesson.steps} className="step-nav">
-          <button type="button" onClick={() => go(n - 1)} disabled={n === 1}>
-            <span aria-hidden="true">←</span> {t.lesson.prev}
+          <button
+            type="button"
+            aria-label={t.lesson.prev}
+            onClick={() => go(n - 1)}
+            disabled={n === 1}
+          >
+            <span aria-hidden="true">←</span>
           </button>
           <ol className="step-dots">
             {lesson.steps.map((s) => (
@@ -140,35 +147,52 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
               </li>
             ))}
           </ol>
-          <button type="button" onClick={() => go(n + 1)} disabled={n === total}>
-            {t.lesson.next} <span aria-hidden="true">→</span>
+          <button
+            type="button"
+            aria-label={t.lesson.next}
+            onClick={() => go(n + 1)}
+            disabled={n === total}
+          >
+            <span aria-hidden="true">→</span>
           </button>
         </nav>
         <div className="presenter-tools">
-          <button type="button" aria-pressed={laser} onClick={() => setLaser((l) => !l)}>
-            {t.lesson.laser}
+          <button
+            type="button"
+            className="menu-toggle"
+            aria-expanded={menu}
+            aria-controls="presenter-menu"
+            onClick={() => setMenu((m) => !m)}
+          >
+            {t.lesson.menu}
           </button>
-          <button type="button" aria-pressed={full} onClick={toggleFull}>
-            {full ? t.lesson.exitFullscreen : t.lesson.fullscreen}
-          </button>
-          <LanguageSwitch />
-          <a className="button" href={withLang({ s: lesson.scenario })}>
-            {t.lesson.exit}
-          </a>
+          {/* The tools: a sheet that drops down from the bar (from the bottom on a phone). */}
+          <div id="presenter-menu" className="presenter-menu" hidden={!menu}>
+            <button type="button" aria-pressed={laser} onClick={() => setLaser((l) => !l)}>
+              {t.lesson.laser}
+            </button>
+            <button type="button" aria-pressed={full} onClick={toggleFull}>
+              {full ? t.lesson.exitFullscreen : t.lesson.fullscreen}
+            </button>
+            <LanguageSwitch />
+            <a className="button" href={withLang({ s: lesson.scenario })}>
+              {t.lesson.exit}
+            </a>
+            <section className="presenter-keys" aria-label={t.lesson.keys}>
+              <h2>{t.lesson.keys}</h2>
+              <KeyList keys={t.lesson.keyList} />
+            </section>
+          </div>
         </div>
       </header>
       <main className="presenter-main">
+        <StepStage key={`${lesson.id}/${n}`} lesson={lesson} step={step} control={setStage} />
         <article className="step-text" aria-labelledby="step-h">
           <h1 id="step-h">{text.title}</h1>
           <Markdown text={n === 1 ? `${lesson.summary[lang]}\n\n${text.body}` : text.body} />
           <StepFacts lesson={lesson} step={step} />
         </article>
-        <StepStage key={`${lesson.id}/${n}`} lesson={lesson} step={step} control={setStage} />
       </main>
-      <details className="presenter-keys">
-        <summary>{t.lesson.keys}</summary>
-        <KeyList keys={t.lesson.keyList} />
-      </details>
       <Laser on={laser} />
     </div>
   );

@@ -5,8 +5,8 @@
 //   ?view=lessons           the list of lessons
 //   ?view=conform           "Model vs Linux": the recorded experiments beside the model's runs
 //                           (`&scenario=<name>`: only those that mirror one scenario)
-//   (anything else)         the simulator (app/App.tsx), with the landing introduction on top
-//                           when the URL sets nothing
+//   (anything else)         the simulator (app/App.tsx), with the landing introduction below
+//                           the picture and its time controls when the URL sets nothing
 //
 // Every view has the footer (version, offline state, language). Moving between views loads
 // the page anew (plain links), so each view starts from its URL alone.
@@ -65,13 +65,7 @@ export function Root() {
         <LessonsList headingLevel={1} />
       </main>
     );
-  else
-    body = (
-      <>
-        {isBare(params) && <Landing />}
-        <App />
-      </>
-    );
+  else body = <App intro={isBare(params) ? <Landing /> : null} />;
   return (
     <>
       <Suspense fallback={<p role="status">{t.lesson.loading}</p>}>{body}</Suspense>

@@ -133,8 +133,8 @@ function StepRunView({ step }: { step: LessonStep }) {
           {t.lesson.failed(site.a.error.message)}
         </p>
       )}
+      <Pipeline side="a" highlight={highlight} fill />
       <Player status={status} runState={runState} />
-      <Pipeline side="a" highlight={highlight} />
       {step.chart && a && <OneChart name={step.chart} />}
       {a && <KeyCounters names={counters} />}
     </section>

@@ -44,6 +44,7 @@ const en = {
     loading: 'Preparing the run…',
     failed: (e: string) => `The engine could not run this step: ${e}`,
     keys: 'Keys',
+    menu: 'Menu',
     keyList: [
       ['Space, →, PageDown', 'next step'],
       ['←, PageUp', 'previous step'],

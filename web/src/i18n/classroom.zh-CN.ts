@@ -40,6 +40,7 @@ export const zhCN = {
     loading: '正在准备运行…',
     failed: (e: string) => `引擎无法运行这一步：${e}`,
     keys: '快捷键',
+    menu: '菜单',
     keyList: [
       ['空格、→、PageDown', '下一步'],
       ['←、PageUp', '上一步'],

@@ -17,6 +17,7 @@ export const en = {
     version: 'Engine version',
   },
   header: {
+    menu: 'Menu',
     preset: 'Experiment',
     // A link beside the scenario menu to the "Model vs Linux" view of its recordings.
     conform: (n: number) =>
@@ -81,7 +82,7 @@ export const en = {
     canvasLabel: (side: string) =>
       `Animated pipeline of run ${side}: applications, write queues, qdisc, NIC TX ring, wire, receiver and ACKs`,
     stages: {
-      app: 'send() calls',
+      app: 'send()',
       wq: 'write queue (sk_write_queue)',
       qdisc: 'qdisc',
       ring: 'NIC TX ring',

@@ -16,6 +16,7 @@ export const zhCN = {
     version: '引擎版本',
   },
   header: {
+    menu: '菜单',
     preset: '实验',
     conform: (n: number) => `模型与真实 Linux 对照：${n} 项录制`,
     variant: '变体',

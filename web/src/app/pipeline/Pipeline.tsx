@@ -3,7 +3,7 @@
 // keyboard users can focus, and tooltips naming the kernel structure or function under the
 // pointer with its values at the cursor.
 
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 import type { Side } from '../../engine/protocol';
 import {
@@ -49,8 +49,11 @@ function countDraw(packets: number, ms: number): void {
   w.__sendpath.paintMs += ms;
 }
 
-/** Below this width the pipeline reflows vertically. */
-const VERTICAL_BELOW_PX = 640;
+/**
+ * Below this width the pipeline reflows vertically (a phone); a projector's 1024 px screen with
+ * the lesson's text beside the picture still gets the horizontal one.
+ */
+export const VERTICAL_BELOW_PX = 520;
 /** A pulse fades over this much screen time. */
 const PULSE_SCREEN_S = 0.5;
 
@@ -162,9 +165,18 @@ export function describeHit(
 
 /**
  * `highlight`: stage ids (`app`, `wq`, `qdisc`, `ring`, `wire`, `rx`, `acks`) a lesson step
- * outlines.
+ * outlines. `fill`: the picture takes the height its box gets from the stylesheet (presenter
+ * mode sizes it to the screen) instead of a height from its width and lanes.
  */
-export function Pipeline({ side, highlight = [] }: { side: Side; highlight?: readonly string[] }) {
+export function Pipeline({
+  side,
+  highlight = [],
+  fill = false,
+}: {
+  side: Side;
+  highlight?: readonly string[];
+  fill?: boolean;
+}) {
   const site = useSite();
   const store = useStore();
   const clock = useClock();
@@ -173,6 +185,7 @@ export function Pipeline({ side, highlight = [] }: { side: Side; highlight?: rea
   const ctx = view?.ctx ?? null;
   const gates = useMemo(() => catalog?.trace.gates ?? [], [catalog]);
   const wrapRef = useRef<HTMLDivElement>(null);
+  const labelsRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const hits = useRef(new Hits());
   const visible = useRef(true);
@@ -183,7 +196,13 @@ export function Pipeline({ side, highlight = [] }: { side: Side; highlight?: rea
   const [focusTip, setFocusTip] = useState<string>('');
   const tipId = useId();
   const orientation: Orientation = size.w < VERTICAL_BELOW_PX ? 'vertical' : 'horizontal';
-  const geo = useMemo(() => new Geometry(size.w, size.h, orientation), [size, orientation]);
+  // The stage names' strip: as tall (horizontal) or wide (vertical) as the names need once laid
+  // out, so that a name that wraps to two lines still never reaches into the lanes.
+  const [labelPx, setLabelPx] = useState<number | null>(null);
+  const geo = useMemo(
+    () => new Geometry(size.w, size.h, orientation, labelPx ?? undefined),
+    [size, orientation, labelPx],
+  );
   const selection = parseSelection(site.state.sel);
   const selId = selection?.kind === 'skb' ? selection.id : -1;
   const selectedSkb = useMemo(() => {
@@ -230,22 +249,36 @@ export function Pipeline({ side, highlight = [] }: { side: Side; highlight?: rea
     if (frame.current === null) frame.current = requestAnimationFrame(paint);
   }, [paint]);
 
-  // Size: fill the wrapper; taller when vertical.
+  // Size: the box's width; the box's height when filling it, else taller when vertical.
   useEffect(() => {
     const el = wrapRef.current;
     if (!el) return;
     const ro = new ResizeObserver(() => {
       const w = Math.max(280, Math.floor(el.clientWidth));
       const lanes = ctx?.lanes.length ?? 4;
-      const h =
-        w < VERTICAL_BELOW_PX
+      const h = fill
+        ? Math.max(200, Math.floor(el.clientHeight))
+        : w < VERTICAL_BELOW_PX
           ? Math.max(520, Math.min(900, w * 1.6))
-          : Math.max(240, Math.min(440, 110 + lanes * 34));
+          : Math.max(240, Math.min(440, 150 + lanes * 60, Math.round(w * 0.36)));
       setSize((s) => (s.w === w && s.h === h ? s : { w, h }));
     });
     ro.observe(el);
     return () => ro.disconnect();
-  }, [ctx]);
+  }, [ctx, fill]);
+
+  // The names' strip follows the names as laid out (their wrapping depends on the width and the
+  // words only, so this settles in one pass).
+  const stageNames = msg.pipeline.stages;
+  useLayoutEffect(() => {
+    const box = labelsRef.current;
+    if (!box) return;
+    let need = 0;
+    for (const el of box.querySelectorAll<HTMLElement>('.stage-label:not(.acks-label)'))
+      need = Math.max(need, orientation === 'horizontal' ? el.offsetHeight : el.offsetWidth);
+    const px = Math.ceil(need) + 4;
+    setLabelPx((cur) => (cur !== null && Math.abs(cur - px) <= 1 ? cur : px));
+  }, [orientation, size, stageNames]);
 
   // Paused off screen: no painting while the canvas is not visible.
   useEffect(() => {
@@ -343,7 +376,18 @@ export function Pipeline({ side, highlight = [] }: { side: Side; highlight?: rea
     : 0;
 
   return (
-    <div className="pipeline" ref={wrapRef} data-testid={`pipeline-${side}`}>
+    <div
+      className={`pipeline ${fill ? 'fill' : ''}`}
+      ref={wrapRef}
+      data-testid={`pipeline-${side}`}
+      data-orientation={orientation}
+      data-lanes={(() => {
+        // Where the lanes are (CSS px in the canvas): the end-to-end tests check that no name
+        // is laid over them.
+        const r = geo.rect(0, 1, 0, LANES_END);
+        return [r.x, r.y, r.w, r.h].map(Math.round).join(' ');
+      })()}
+    >
       <canvas
         ref={canvasRef}
         width={Math.round(
@@ -379,46 +423,54 @@ export function Pipeline({ side, highlight = [] }: { side: Side; highlight?: rea
             )
           );
         })}
-        {STAGES.map((s) => {
-          const r = geo.rect(s.u0, s.u1, 0, orientation === 'horizontal' ? 0 : 0.02);
-          const style =
-            orientation === 'horizontal'
-              ? { left: r.x, top: 2, width: r.w }
-              : { left: 2, top: r.y, width: 'auto' };
-          return (
-            <button
-              key={s.id}
-              type="button"
-              className="stage-label"
-              style={style}
-              aria-describedby={tipId}
-              onFocus={() => setFocusTip(stageTip(stageKinds[s.id]!, s.id))}
-              onMouseEnter={() => setFocusTip(stageTip(stageKinds[s.id]!, s.id))}
-              onBlur={() => setFocusTip('')}
-            >
-              {msg.pipeline.stages[s.id]}
-            </button>
-          );
-        })}
-        {(() => {
-          const r = geo.rect(0, 0.2, ACKS_START, 1);
-          return (
-            <button
-              type="button"
-              className="stage-label acks-label"
-              style={
-                orientation === 'horizontal'
-                  ? { left: r.x, top: r.y - 2 }
-                  : { left: 2, top: geo.rect(0, 0, LANES_END, LANES_END).y }
-              }
-              aria-describedby={tipId}
-              onFocus={() => setFocusTip(stageTip('acks', 'acks'))}
-              onBlur={() => setFocusTip('')}
-            >
-              {msg.pipeline.stages.acks}
-            </button>
-          );
-        })()}
+        <div ref={labelsRef}>
+          {STAGES.map((s, i) => {
+            // A name may use the gap to the next stage.
+            const next = STAGES[i + 1];
+            const r = geo.rect(s.u0, next ? next.u0 : s.u1, 0, 0);
+            const style =
+              orientation === 'horizontal'
+                ? { left: r.x, top: 0, width: r.w }
+                : { left: 0, top: r.y, height: r.h };
+            return (
+              <button
+                key={s.id}
+                type="button"
+                className={`stage-label ${orientation}`}
+                data-stage={s.id}
+                style={style}
+                aria-describedby={tipId}
+                onFocus={() => setFocusTip(stageTip(stageKinds[s.id]!, s.id))}
+                onMouseEnter={() => setFocusTip(stageTip(stageKinds[s.id]!, s.id))}
+                onBlur={() => setFocusTip('')}
+              >
+                {stageNames[s.id]}
+              </button>
+            );
+          })}
+          {(() => {
+            // Horizontal: at the start of the ACKs' strip, below every lane. Vertical: in the
+            // right-hand gutter beside the ACKs' column.
+            const r = geo.rect(0, 0.2, ACKS_START, 1);
+            const style =
+              orientation === 'horizontal'
+                ? { left: r.x, top: r.y, maxHeight: r.h }
+                : { left: geo.w - geo.right, top: r.y, height: r.h };
+            return (
+              <button
+                type="button"
+                className={`stage-label acks-label ${orientation}`}
+                data-stage="acks"
+                style={style}
+                aria-describedby={tipId}
+                onFocus={() => setFocusTip(stageTip('acks', 'acks'))}
+                onBlur={() => setFocusTip('')}
+              >
+                {stageNames.acks}
+              </button>
+            );
+          })()}
+        </div>
       </div>
       <div id={tipId} role="tooltip" className={`tooltip ${focusTip ? 'shown' : ''}`}>
         {focusTip}

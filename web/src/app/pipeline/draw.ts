@@ -22,8 +22,8 @@ export type StageId = 'app' | 'wq' | 'qdisc' | 'ring' | 'wire' | 'rx';
 
 /** Where each stage sits along the path. */
 export const STAGES: { id: StageId; u0: number; u1: number }[] = [
-  { id: 'app', u0: 0, u1: 0.07 },
-  { id: 'wq', u0: 0.08, u1: 0.34 },
+  { id: 'app', u0: 0, u1: 0.08 },
+  { id: 'wq', u0: 0.09, u1: 0.34 },
   { id: 'qdisc', u0: 0.355, u1: 0.47 },
   { id: 'ring', u0: 0.485, u1: 0.585 },
   { id: 'wire', u0: 0.6, u1: 0.84 },
@@ -106,37 +106,60 @@ export interface Rect {
   h: number;
 }
 
-/** Maps (u, v) boxes to pixels for a canvas of w x h CSS pixels. */
+/**
+ * Maps (u, v) boxes to pixels for a canvas of w x h CSS pixels.
+ *
+ * The stage names are HTML (Pipeline.tsx's overlay) in a strip of their own that the lanes never
+ * enter, so no name is ever drawn over a lane's content: above the lanes when horizontal
+ * (`labelPx` tall), in a gutter on the left when vertical (`labelPx` wide, the names written
+ * along the path), with a gutter on the right for the ACKs' name.
+ */
 export class Geometry {
   readonly pad = 6;
+  /** Margins of the drawing area: the label strip or gutters, and the padding. */
   readonly top: number;
+  readonly left: number;
+  readonly right: number;
+  readonly bottom: number;
   constructor(
     readonly w: number,
     readonly h: number,
     readonly orientation: Orientation,
+    readonly labelPx = orientation === 'horizontal' ? 22 : 18,
   ) {
-    // Room above the lanes for the stage names (an HTML overlay draws them).
-    this.top = orientation === 'horizontal' ? 22 : 4;
+    const p = this.pad;
+    if (orientation === 'horizontal') {
+      this.top = labelPx;
+      this.left = p;
+      this.right = p;
+      this.bottom = p;
+    } else {
+      this.top = p;
+      this.left = labelPx;
+      this.right = labelPx;
+      this.bottom = p;
+    }
   }
 
   rect(u0: number, u1: number, v0: number, v1: number): Rect {
-    const p = this.pad;
+    const W = this.w - this.left - this.right;
+    const H = this.h - this.top - this.bottom;
     if (this.orientation === 'horizontal') {
-      const W = this.w - 2 * p;
-      const H = this.h - this.top - p;
-      return { x: p + u0 * W, y: this.top + v0 * H, w: (u1 - u0) * W, h: (v1 - v0) * H };
+      return { x: this.left + u0 * W, y: this.top + v0 * H, w: (u1 - u0) * W, h: (v1 - v0) * H };
     }
-    const W = this.w - 2 * p;
-    const H = this.h - this.top - p;
-    return { x: p + v0 * W, y: this.top + u0 * H, w: (v1 - v0) * W, h: (u1 - u0) * H };
+    return { x: this.left + v0 * W, y: this.top + u0 * H, w: (v1 - v0) * W, h: (u1 - u0) * H };
   }
 
   /** Pixels per unit of u and of v. */
   alongPx(): number {
-    return this.orientation === 'horizontal' ? this.w - 2 * this.pad : this.h - this.top - this.pad;
+    return this.orientation === 'horizontal'
+      ? this.w - this.left - this.right
+      : this.h - this.top - this.bottom;
   }
   acrossPx(): number {
-    return this.orientation === 'horizontal' ? this.h - this.top - this.pad : this.w - 2 * this.pad;
+    return this.orientation === 'horizontal'
+      ? this.h - this.top - this.bottom
+      : this.w - this.left - this.right;
   }
 
   stage(id: StageId): { u0: number; u1: number } {
