@@ -163,3 +163,122 @@ test("the Nagle lesson's last A/B puts the engine's full runs beside the article
   }
   expect(lesson.errors).toEqual([]);
 });
+
+test('the presenter drives the step from the keyboard: speed, reset, A/B, the numbers, and ? lists the keys', async ({
+  browser,
+}) => {
+  // Reduced motion: the step opens paused on its focus decision, so its instant is known.
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${test.info().project.use.baseURL}?lesson=autocorking&step=2&lang=en`);
+  const stage = page.getByTestId('step-stage');
+  await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  const player = stage.getByRole('region', { name: 'Time controls' });
+  const time = player.locator('output.time');
+  const speed = player.locator('.speed output');
+
+  await test.step('] and [ play faster and slower', async () => {
+    const before = await speed.innerText();
+    await page.keyboard.press(']');
+    await expect(speed).not.toHaveText(before);
+    await page.keyboard.press('[');
+    await expect(speed).toHaveText(before);
+  });
+
+  await test.step('R takes the run back to where the step opened', async () => {
+    const opened = await time.innerText();
+    await page.keyboard.press('p');
+    await expect(time).not.toHaveText(opened);
+    await page.keyboard.press('p');
+    await page.keyboard.press('r');
+    await expect(time).toHaveText(opened);
+  });
+
+  await test.step('N shows every key counter, not only the one the step names', async () => {
+    const rows = stage.getByTestId('key-counters').getByRole('row');
+    await expect(rows).toHaveCount(1);
+    await page.keyboard.press('n');
+    await expect(rows).toHaveCount(4);
+    await page.keyboard.press('N');
+    await expect(rows).toHaveCount(1);
+  });
+
+  await test.step("B runs the other side of the lesson's A/B, and back", async () => {
+    // lesson.toml: step 2 runs variant "on"; the A/B steps compare "on" with "off".
+    await expect(stage).toHaveAttribute('data-side', 'A');
+    await page.keyboard.press('b');
+    await expect(stage).toHaveAttribute('data-side', 'B');
+    await expect(stage.getByTestId('side-badge')).toContainText('off');
+    await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+    await page.keyboard.press('b');
+    await expect(stage).toHaveAttribute('data-side', 'A');
+    await expect(stage.getByTestId('side-badge')).toContainText('on');
+  });
+
+  await test.step('? lists every key; Esc closes the list, not the lesson', async () => {
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keys' });
+    await expect(dialog).toBeVisible();
+    for (const what of ['play faster', 'reset the step', 'A/B', 'show the numbers', 'laser'])
+      await expect(dialog).toContainText(what);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    expect(new URL(page.url()).searchParams.get('lesson')).toBe('autocorking');
+  });
+  await context.close();
+});
+
+test('presenter mode reads from the back of the room: large type, every text at 7:1 contrast, in both themes', async ({
+  browser,
+}) => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({
+      viewport: { width: 1024, height: 768 },
+      colorScheme,
+    });
+    const page = await context.newPage();
+    await page.goto(`${test.info().project.use.baseURL}?lesson=tcp-small-queues&step=1&lang=en`);
+    await expect(page.locator('#step-h')).toBeVisible();
+    const worst = await page.evaluate(() => {
+      // rgb(r, g, b) in 0..255, or color(srgb r g b) in 0..1 (what color-mix() computes to).
+      const rgb = (c: string) =>
+        c
+          .match(/[\d.]+/g)!
+          .slice(0, 3)
+          .map((v) => Number(v) * (c.startsWith('color(') ? 255 : 1));
+      const lin = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      const L = (c: string) => {
+        const [r, g, b] = rgb(c).map(lin) as [number, number, number];
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      // The colour behind an element: its own background, else its nearest ancestor's.
+      const behind = (el: Element | null): number => {
+        for (; el; el = el.parentElement) {
+          const c = getComputedStyle(el).backgroundColor;
+          if (!/rgba\(.*,\s*0\)$/.test(c) && c !== 'transparent') return L(c);
+        }
+        return L(getComputedStyle(document.body).backgroundColor);
+      };
+      const ratio = (el: Element) => {
+        const fg = L(getComputedStyle(el).color);
+        const bg = behind(el);
+        return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+      };
+      const texts = [...document.querySelectorAll('.presenter-bar *, .step-text *')].filter(
+        (el) =>
+          (el as HTMLElement).checkVisibility() &&
+          [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim()),
+      );
+      const sizes = [...document.querySelectorAll('.step-text p')].map((p) =>
+        Number.parseFloat(getComputedStyle(p).fontSize),
+      );
+      return {
+        contrast: Math.min(...texts.map(ratio)),
+        smallest: Math.min(...sizes),
+      };
+    });
+    expect(worst.contrast, colorScheme).toBeGreaterThanOrEqual(7);
+    expect(worst.smallest, colorScheme).toBeGreaterThanOrEqual(20);
+    await context.close();
+  }
+});

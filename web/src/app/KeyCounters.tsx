@@ -12,7 +12,8 @@ import { useText } from '../shared/useLang';
 /** Counters shown when the caller names none. */
 const DEFAULT_COUNTERS = ['IpOutRequests', 'TcpOutSegs', 'IpExtOutOctets', 'TcpExtTCPAutoCorking'];
 
-export function KeyCounters({ names }: { names: string[] }) {
+/** `all`: the default few as well as those named (presenter mode's "show the numbers"). */
+export function KeyCounters({ names, all = false }: { names: string[]; all?: boolean }) {
   const t = useText();
   const site = useSite();
   const clock = useClock();
@@ -24,7 +25,12 @@ export function KeyCounters({ names }: { names: string[] }) {
   const layout = m.summary.samples;
   const h = Math.max(0, layout.hosts.indexOf('sender'));
   const rows = countersAt(m.samples, layout, times, h, now, 0);
-  const wanted = names.length > 0 ? names : DEFAULT_COUNTERS;
+  const wanted =
+    names.length === 0
+      ? DEFAULT_COUNTERS
+      : all
+        ? [...names, ...DEFAULT_COUNTERS.filter((n) => !names.includes(n))]
+        : names;
   const value = (n: string) => rows.find((r) => r.name === n)?.value ?? 0;
   return (
     <table className="key-counters" data-testid="key-counters">

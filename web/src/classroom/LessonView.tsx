@@ -1,9 +1,12 @@
 // A lesson in presenter mode: large type for the back of the room, one step at a time, the
-// step's run beside its text, and the keyboard of a slide deck:
+// step's run beside its text, and the keyboard of a slide deck (`?` lists the keys):
 //
 //   Space, →, PageDown   next step          ←, PageUp   previous step
 //   1 … 9                step N             P           play / pause the step's run
-//   L                    laser pointer      F           full screen        Esc  leave
+//   ] or +, [ or -       faster, slower     R           reset the step's run
+//   B                    the other side of the lesson's A/B (the step's variant is A)
+//   N                    show the numbers   L           laser pointer
+//   F                    full screen        ?           the keys      Esc  close, else leave
 //
 // The URL names the lesson and the step (`?lesson=autocorking&step=3`), so a teacher's slides
 // can link to a step; moving between steps replaces the URL's step.
@@ -66,6 +69,11 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
   const [n, setN] = useState(first);
   const [laser, setLaser] = useState(false);
   const [menu, setMenu] = useState(false);
+  const [keys, setKeys] = useState(false);
+  const [numbers, setNumbers] = useState(false);
+  // The A/B side a run step shows; every step opens on its own variant (A).
+  const [sideB, setSideB] = useState<{ step: number; b: boolean }>({ step: first, b: false });
+  const showB = sideB.step === n && sideB.b;
   const stage = useRef<StageControl | null>(null);
   const setStage = useCallback((c: StageControl | null) => {
     stage.current = c;
@@ -98,13 +106,22 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
         return;
       // Space on a focused button presses it, as everywhere else.
       if (e.key === ' ' && (tag === 'BUTTON' || tag === 'A' || tag === 'SUMMARY')) return;
-      if (e.key === ' ' || e.key === 'ArrowRight' || e.key === 'PageDown') go(n + 1);
-      else if (e.key === 'ArrowLeft' || e.key === 'PageUp') go(n - 1);
-      else if (/^[1-9]$/.test(e.key)) go(Number(e.key));
-      else if (e.key === 'p' || e.key === 'P') stage.current?.toggle();
-      else if (e.key === 'l' || e.key === 'L') setLaser((l) => !l);
-      else if (e.key === 'f' || e.key === 'F') toggleFull();
-      else if (e.key === 'Escape' && menu) setMenu(false);
+      const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+      if (k === 'Escape' && keys) setKeys(false);
+      else if (keys) return;
+      else if (k === ' ' || k === 'ArrowRight' || k === 'PageDown') go(n + 1);
+      else if (k === 'ArrowLeft' || k === 'PageUp') go(n - 1);
+      else if (/^[1-9]$/.test(k)) go(Number(k));
+      else if (k === 'p') stage.current?.toggle();
+      else if (k === ']' || k === '+' || k === '=') stage.current?.speed(1);
+      else if (k === '[' || k === '-') stage.current?.speed(-1);
+      else if (k === 'r') stage.current?.reset();
+      else if (k === 'b') setSideB({ step: n, b: !showB });
+      else if (k === 'n') setNumbers((v) => !v);
+      else if (k === 'l') setLaser((l) => !l);
+      else if (k === 'f') toggleFull();
+      else if (k === '?') setKeys(true);
+      else if (k === 'Escape' && menu) setMenu(false);
       else if (e.key === 'Escape' && !document.fullscreenElement)
         location.assign(withLang({ s: lesson.scenario }));
       else return;
@@ -112,7 +129,7 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [go, n, toggleFull, lesson.scenario, menu]);
+  }, [go, n, toggleFull, lesson.scenario, menu, keys, showB]);
 
   const text = step.text[lang];
   return (
@@ -186,14 +203,44 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
         </div>
       </header>
       <main className="presenter-main">
-        <StepStage key={`${lesson.id}/${n}`} lesson={lesson} step={step} control={setStage} />
+        <StepStage
+          key={`${lesson.id}/${n}`}
+          lesson={lesson}
+          step={step}
+          control={setStage}
+          sideB={showB}
+          numbers={numbers}
+        />
         <article className="step-text" aria-labelledby="step-h">
           <h1 id="step-h">{text.title}</h1>
           <Markdown text={n === 1 ? `${lesson.summary[lang]}\n\n${text.body}` : text.body} />
           <StepFacts lesson={lesson} step={step} />
         </article>
       </main>
+      {keys && <KeysDialog onClose={() => setKeys(false)} />}
       <Laser on={laser} />
+    </div>
+  );
+}
+
+/** `?`: every key of presenter mode, in large type. */
+function KeysDialog({ onClose }: { onClose: () => void }) {
+  const t = useText();
+  return (
+    <div className="dialog-backdrop" onClick={onClose}>
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="presenter-keys-h"
+        className="dialog presenter-keys-dialog"
+        onClick={(e) => e.stopPropagation()}
+      >
+        <h2 id="presenter-keys-h">{t.lesson.keys}</h2>
+        <KeyList keys={t.lesson.keyList} />
+        <button type="button" onClick={onClose} autoFocus>
+          {t.lesson.close}
+        </button>
+      </div>
     </div>
   );
 }

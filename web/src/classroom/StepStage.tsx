@@ -5,14 +5,14 @@
 //
 // The run has its own store, which never touches the page's URL (the lesson owns it).
 
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
-import { ClockContext, StoreContext, useClock, useSite, useStore } from '../app/context';
+import { ClockContext, StoreContext, useClock, useSite } from '../app/context';
 import { Clock } from '../app/clock';
 import { OneChart } from '../app/Charts';
 import { msg } from '../i18n/messages';
 import { Pipeline } from '../app/pipeline/Pipeline';
-import { Player, stepKind } from '../app/Player';
+import { changeSpeed, Player, stepKind } from '../app/Player';
 import { SiteStore } from '../app/store';
 import { formatNs } from '../model/format';
 import type { Lesson, LessonStep, PipelineElement } from '../model/lesson';
@@ -22,10 +22,27 @@ import { KeyCounters } from '../app/KeyCounters';
 import { prefersReducedMotion } from '../shared/motion';
 import { useText } from '../shared/useLang';
 
-/** What presenter mode can ask of the step's run. */
+/** What presenter mode can ask of the step's run (its keys, LessonView.tsx). */
 export interface StageControl {
   /** Play or pause. */
   toggle(): void;
+  /** Play faster (dir 1) or slower (-1), a notch of the speed slider. */
+  speed(dir: 1 | -1): void;
+  /** Back to how the step opened: its focus decision, playing unless motion is reduced. */
+  reset(): void;
+}
+
+/**
+ * The other side of a run step: the variant the lesson's own A/B steps compare the step's
+ * variant with (the first such step), or null when no A/B step names it.
+ */
+export function otherSide(lesson: Lesson, step: LessonStep): string | null {
+  if (step.compare || step.variant === null) return null;
+  for (const s of lesson.steps) {
+    if (s.compare?.a === step.variant) return s.compare.b;
+    if (s.compare?.b === step.variant) return s.compare.a;
+  }
+  return null;
 }
 
 /** Lesson elements -> the pipeline's stage ids. */
@@ -53,27 +70,50 @@ export function stepSearch(lesson: Lesson, step: LessonStep): string {
   return serializeState(s);
 }
 
+/**
+ * `sideB`: run the other side of the step's comparison (`otherSide`) instead of the step's
+ * own variant. `numbers`: show every key figure, not only those the step names.
+ */
 export function StepStage({
   lesson,
   step,
   control,
+  sideB = false,
+  numbers = false,
 }: {
   lesson: Lesson;
   step: LessonStep;
   control: (c: StageControl | null) => void;
+  sideB?: boolean;
+  numbers?: boolean;
 }) {
   if (step.compare) return <ABTable lesson={lesson} step={step} />;
-  return <StepRun lesson={lesson} step={step} control={control} />;
+  const other = sideB ? otherSide(lesson, step) : null;
+  const shown = other !== null ? { ...step, variant: other } : step;
+  return (
+    <StepRun
+      key={shown.variant ?? ''}
+      lesson={lesson}
+      step={shown}
+      side={other !== null ? 'B' : otherSide(lesson, step) !== null ? 'A' : null}
+      control={control}
+      numbers={numbers}
+    />
+  );
 }
 
 function StepRun({
   lesson,
   step,
+  side,
   control,
+  numbers,
 }: {
   lesson: Lesson;
   step: LessonStep;
+  side: 'A' | 'B' | null;
   control: (c: StageControl | null) => void;
+  numbers: boolean;
 }) {
   const [store] = useState(() => new SiteStore(stepSearch(lesson, step), { history: false }));
   const [clock] = useState(() => new Clock());
@@ -81,26 +121,47 @@ function StepRun({
     void store.start();
     return () => store.stop();
   }, [store]);
+  const reset = useCallback(() => {
+    const m = store.getSnapshot().a.model;
+    if (!m) return;
+    clock.pause();
+    clock.seek(m.summary.fromNs);
+    if (step.focus) stepKind(store.getSnapshot(), clock, 1);
+    if (!prefersReducedMotion()) clock.play();
+  }, [clock, store, step.focus]);
   useEffect(() => {
-    control({ toggle: () => clock.toggle() });
+    control({
+      toggle: () => clock.toggle(),
+      speed: (dir) => changeSpeed(store, store.getSnapshot(), 4 * dir),
+      reset,
+    });
     return () => {
       clock.pause();
       control(null);
     };
-  }, [clock, control]);
+  }, [clock, control, store, reset]);
   return (
     <StoreContext.Provider value={store}>
       <ClockContext.Provider value={clock}>
-        <StepRunView step={step} />
+        <StepRunView step={step} side={side} numbers={numbers} reset={reset} />
       </ClockContext.Provider>
     </StoreContext.Provider>
   );
 }
 
-function StepRunView({ step }: { step: LessonStep }) {
+function StepRunView({
+  step,
+  side,
+  numbers,
+  reset,
+}: {
+  step: LessonStep;
+  side: 'A' | 'B' | null;
+  numbers: boolean;
+  reset: () => void;
+}) {
   const t = useText();
   const site = useSite();
-  const store = useStore();
   const clock = useClock();
   const a = site.a.model;
 
@@ -109,9 +170,8 @@ function StepRunView({ step }: { step: LessonStep }) {
   useEffect(() => {
     if (!a) return;
     clock.setRange(a.summary.fromNs, a.summary.toNs);
-    if (step.focus) stepKind(store.getSnapshot(), clock, 1);
-    if (!prefersReducedMotion()) clock.play();
-  }, [a, clock, store, step.focus]);
+    reset();
+  }, [a, clock, reset]);
 
   const running = site.a.running;
   const status =
@@ -127,16 +187,26 @@ function StepRunView({ step }: { step: LessonStep }) {
   const counters = step.highlights.flatMap((h) => (h.kind === 'counter' ? [h.name] : []));
 
   return (
-    <section className="step-stage" aria-label={t.lesson.run} data-testid="step-stage">
+    <section
+      className={`step-stage ${numbers ? 'numbers-on' : ''}`}
+      aria-label={t.lesson.run}
+      data-testid="step-stage"
+      data-side={side ?? undefined}
+    >
       {site.a.error && (
         <p className="note" role="alert">
           {t.lesson.failed(site.a.error.message)}
         </p>
       )}
       <Pipeline side="a" highlight={highlight} fill />
+      {side && (
+        <p className="side-badge" data-testid="side-badge">
+          {t.lesson.sideShown(side, step.variant ?? '')}
+        </p>
+      )}
       <Player status={status} runState={runState} />
       {step.chart && a && <OneChart name={step.chart} />}
-      {a && <KeyCounters names={counters} />}
+      {a && <KeyCounters names={counters} all={numbers} />}
     </section>
   );
 }

@@ -22,6 +22,8 @@ const SAME_IN_EVERY_LANGUAGE = new Set<string>([
   'P',
   'L',
   'F',
+  'R',
+  'N',
   'Esc',
   '1 … 9',
   // Key names in the shortcut lists.

@@ -45,14 +45,24 @@ const en = {
     failed: (e: string) => `The engine could not run this step: ${e}`,
     keys: 'Keys',
     menu: 'Menu',
+    close: 'Close',
+    sideShown: (side: string, variant: string) =>
+      side === 'A'
+        ? `A: ${variant} (B shows the other side)`
+        : `B: ${variant} (B again for the step's own A)`,
     keyList: [
       ['Space, →, PageDown', 'next step'],
       ['←, PageUp', 'previous step'],
       ['1 … 9', 'go to step N'],
       ['P', 'play / pause the step'],
+      [']  or  +,  [  or  -', 'play faster, slower'],
+      ['R', 'reset the step (back to its start)'],
+      ['B', "A/B: the other side of the lesson's comparison"],
+      ['N', 'show the numbers (every key counter)'],
       ['L', 'laser pointer on / off'],
       ['F', 'full screen'],
-      ['Esc', 'leave the lesson'],
+      ['?', 'these keys'],
+      ['Esc', 'close, else leave the lesson'],
     ] as [string, string][],
     config: 'Configuration',
     variant: 'Variant',
