@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+import { csp } from './scripts/vite-plugin-csp.ts';
 import { engineRebuild } from './scripts/vite-plugin-engine.ts';
 import { offline } from './scripts/vite-plugin-offline.ts';
 
@@ -90,7 +91,7 @@ export default defineConfig({
     __SENDPATH_VERSION__: JSON.stringify(buildVersion()),
     __SENDPATH_CONFORM__: JSON.stringify(conformScenarios()),
   },
-  plugins: [react(), engineRebuild(), offline()],
+  plugins: [react(), engineRebuild(), csp(), offline()],
   server: {
     port: 5173,
     watch: {
