@@ -210,3 +210,45 @@ test('replaying and simulating a recording makes no request outside the page ori
     expect(u.origin, url).toBe(own);
   }
 });
+
+test('a ?capture= link to another site asks first, fetches nothing until the reader agrees, and can be declined', async ({
+  sendpath,
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  // The embed's server: another origin that allows CORS, as a reader's own server might.
+  const other = `http://127.0.0.1:${Number(process.env.SENDPATH_EMBED_PORT ?? 4181)}`;
+  const link = `${other}/samples/autocork-on.jsonl`;
+  const fetched: string[] = [];
+  context.on('request', (r) => {
+    if (r.url().startsWith(other)) fetched.push(r.url());
+  });
+  const ask = page.getByRole('alertdialog');
+
+  await test.step('declined: the page runs its scenario and the link loses its recording', async () => {
+    await sendpath.goto(`./?capture=${encodeURIComponent(link)}&lang=en`);
+    await expect(ask).toContainText(
+      `This link asks to open the recording autocork-on.jsonl from another site: ${other}. Open it?`,
+    );
+    await expect(ask).toContainText('At most 256 MiB, given up after 20 s without data.');
+    await sendpath.ready();
+    await page.getByRole('button', { name: 'Don’t open it' }).click();
+    await expect(ask).toBeHidden();
+    expect(new URL(page.url()).searchParams.get('capture')).toBeNull();
+    expect(fetched).toEqual([]);
+  });
+
+  await test.step('confirmed: the recording is read from the other site and replays', async () => {
+    await sendpath.goto(`./?capture=${encodeURIComponent(link)}&lang=en`);
+    await expect(ask).toBeVisible();
+    await sendpath.ready();
+    expect(fetched).toEqual([]);
+    await page.getByRole('button', { name: 'Open the recording' }).click();
+    await expect(
+      page.getByRole('heading', { level: 2, name: 'Recording: autocork-on.jsonl' }),
+    ).toBeVisible({ timeout: 60_000 });
+    expect(fetched).toEqual([link]);
+    expect(new URL(page.url()).searchParams.get('capture')).toBe(link);
+  });
+});

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 
 import { SAMPLE_FILES, SAMPLES_PATH } from '../capture/samples';
+import { CAPTURE_LIMITS, sizeText } from '../capture/limits';
 import { formatBytes } from '../model/format';
 import { useSite, useStore } from './context';
 import { msg } from '../i18n/messages';
@@ -131,6 +132,27 @@ export function CaptureStatus() {
         </span>{' '}
         <button type="button" onClick={() => store.cancelCaptureLoad()}>
           {n.cancel}
+        </button>
+      </div>
+    );
+  }
+  if (load.status === 'confirm') {
+    return (
+      <div
+        className="note capture-confirm"
+        role="alertdialog"
+        aria-labelledby="capture-confirm-q"
+        data-testid="capture-confirm"
+      >
+        <p id="capture-confirm-q">{n.otherSite(load.name, load.origin ?? '')}</p>
+        <p className="muted">
+          {n.otherSiteWhy(sizeText(CAPTURE_LIMITS.maxBytes), CAPTURE_LIMITS.idleMs / 1000)}
+        </p>
+        <button type="button" onClick={() => store.confirmCapture()}>
+          {n.otherSiteOpen}
+        </button>{' '}
+        <button type="button" onClick={() => store.declineCapture()}>
+          {n.otherSiteDecline}
         </button>
       </div>
     );

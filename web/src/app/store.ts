@@ -85,7 +85,13 @@ export interface ExperimentView {
 /** A recording being read (native mode). */
 export interface CaptureLoad {
   name: string;
-  status: 'loading' | 'failed';
+  /**
+   * `confirm`: a `?capture=` link to another origin than the page's waits for the reader to
+   * open it or not (issue 15); `url` and `origin` say what and where.
+   */
+  status: 'loading' | 'failed' | 'confirm';
+  url?: string;
+  origin?: string;
   bytesRead: number;
   totalBytes: number | null;
   /** Why it could not be replayed (failed). */
@@ -260,8 +266,9 @@ export class SiteStore {
     this.set({ state: await withFirstVariants(this.snap.state) });
     this.writeUrl('replace', this.snap.state);
     const url = this.snap.state.capture;
-    // A link to a recording opens it in place of side A (which runs if it cannot be read).
-    if (url && (await this.openCapture({ url: resolveCaptureUrl(url) }, url))) {
+    // A link to a recording opens it in place of side A (which runs if it cannot be read, or
+    // while the reader decides whether to read it from another site).
+    if (url && (await this.openLinkedCapture(url))) {
       if (this.snap.state.b) await this.refresh('b');
       return;
     }
@@ -384,6 +391,56 @@ export class SiteStore {
     });
     this.writeUrl('push', state);
     return true;
+  }
+
+  /**
+   * Opens the recording a `?capture=` link names: at once from the page's own origin; from
+   * another origin only once the reader confirms (confirmCapture), since the link's author
+   * chose what the page fetches. Resolves true once the recording is on screen.
+   */
+  private async openLinkedCapture(link: string): Promise<boolean> {
+    let href: string;
+    try {
+      href = resolveCaptureUrl(link);
+    } catch {
+      href = link;
+    }
+    let origin: string;
+    try {
+      origin = new URL(href).origin;
+    } catch {
+      origin = 'null';
+    }
+    if (origin === location.origin) return this.openCapture({ url: href }, link);
+    this.loading?.close();
+    this.loading = null;
+    this.set({
+      captureLoad: {
+        name: captureName(href),
+        status: 'confirm',
+        url: href,
+        origin,
+        bytesRead: 0,
+        totalBytes: null,
+        error: null,
+      },
+    });
+    return false;
+  }
+
+  /** The reader chose to read the linked recording from another origin. */
+  confirmCapture(): void {
+    const load = this.snap.captureLoad;
+    if (load?.status !== 'confirm' || !load.url) return;
+    void this.openCapture({ url: load.url, otherOrigin: true }, this.snap.state.capture);
+  }
+
+  /** The reader chose not to: the link's recording is dropped from the URL, the page stays. */
+  declineCapture(): void {
+    if (this.snap.captureLoad?.status !== 'confirm') return;
+    const state = { ...this.snap.state, capture: null };
+    this.set({ captureLoad: null, state });
+    this.writeUrl('replace', state);
   }
 
   cancelCaptureLoad(): void {
@@ -655,7 +712,7 @@ export class SiteStore {
     }
     if (state.capture && state.capture !== this.snap.capture?.url) {
       this.set({ state, problems: read.problems });
-      if (await this.openCapture({ url: resolveCaptureUrl(state.capture) }, state.capture)) return;
+      if (await this.openLinkedCapture(state.capture)) return;
     }
     const problems = read.problems;
     const prev = this.snap.state;
@@ -894,8 +951,12 @@ function qdiscOf(info: ScenarioInfo, model: RunModel): string {
 
 /** The name a capture URL shows: its last path segment. */
 function captureName(url: string): string {
-  const path = new URL(url, location.href).pathname;
-  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || url;
+  try {
+    const path = new URL(url, location.href).pathname;
+    return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || url;
+  } catch {
+    return url;
+  }
 }
 
 /** A capture URL as the worker fetches it: relative ones from the page's own address. */

@@ -2,21 +2,23 @@
 // client.ts on the other, reading a real sample as a Blob (what a dropped File is).
 
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
 import type { Catalog } from '../model/catalog';
 import { openReplay, parseCaptureInWorker, type CaptureWorkerLike } from './client';
-import { serveCaptureParsing, type CaptureEndpoint } from './serve';
+import { serveCaptureParsing, type CaptureEndpoint, type CaptureServeOptions } from './serve';
 import { SAMPLES } from './testing';
 
 const channels: MessageChannel[] = [];
 afterEach(() => channels.splice(0).forEach((c) => (c.port1.close(), c.port2.close())));
 
-function worker(): CaptureWorkerLike {
+function worker(options?: CaptureServeOptions): CaptureWorkerLike {
   const channel = new MessageChannel();
   channels.push(channel);
-  serveCaptureParsing(channel.port2 as unknown as CaptureEndpoint);
+  serveCaptureParsing(channel.port2 as unknown as CaptureEndpoint, options);
   channel.port2.start();
   channel.port1.start();
   return channel.port1 as unknown as CaptureWorkerLike;
@@ -103,5 +105,89 @@ describe('replay session protocol', () => {
     if (result.ok) return;
     expect(result.error.line).toBe(1);
     expect(result.error.message).toMatch(/expected "sendpath-capture"/);
+  });
+});
+
+describe('capture links: origin, size and time limits (issue 15)', () => {
+  const sample = readFileSync(new URL('pingpong-default.jsonl', SAMPLES));
+  let server: Server;
+  let base = '';
+  const open = new Set<import('node:http').ServerResponse>();
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      open.add(res);
+      res.on('close', () => open.delete(res));
+      const path = req.url ?? '/';
+      if (path === '/sample.jsonl') res.end(sample);
+      else if (path === '/no-answer.jsonl') {
+        // Never answers.
+      } else if (path === '/stalls.jsonl') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write(sample.subarray(0, 2048));
+      } else if (path === '/announced-big.jsonl') {
+        res.writeHead(200, { 'content-length': String(5 * 1024 * 1024) });
+        res.write(sample.subarray(0, 100));
+      } else if (path === '/endless.jsonl') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const line = Buffer.from('{"type":"counters"}\n'.repeat(512));
+        const push = () => {
+          if (!res.writableEnded && !res.destroyed) res.write(line, () => setImmediate(push));
+        };
+        push();
+      } else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    for (const res of open) res.destroy();
+    await new Promise((r) => server.close(r));
+  });
+  const limits = { maxBytes: 1024 * 1024, idleMs: 300 };
+
+  async function errorOf(
+    source: { url: string; otherOrigin?: boolean },
+    options: CaptureServeOptions,
+  ) {
+    const { result } = await parseCaptureInWorker(source, undefined, worker(options)).result;
+    return result.ok ? null : result.error.message;
+  }
+
+  test('a link to another origin is not fetched unless the reader confirmed it', async () => {
+    const page = { origin: 'http://site.example', limits };
+    expect(await errorOf({ url: `${base}/sample.jsonl` }, page)).toBe(
+      `cannot read ${base}/sample.jsonl: it is on another site (${base}) than this page (http://site.example), and reading it was not confirmed`,
+    );
+    expect(await errorOf({ url: `${base}/sample.jsonl`, otherOrigin: true }, page)).toBeNull();
+    // The page's own origin needs no confirmation.
+    expect(await errorOf({ url: `${base}/sample.jsonl` }, { origin: base, limits })).toBeNull();
+  });
+
+  test('a server that never answers, or stops sending, is given up after the time limit', async () => {
+    const own = { origin: base, limits };
+    expect(await errorOf({ url: `${base}/no-answer.jsonl` }, own)).toBe(
+      `cannot fetch ${base}/no-answer.jsonl: the server sent nothing for 0.3 s (the capture link time limit)`,
+    );
+    expect(await errorOf({ url: `${base}/stalls.jsonl` }, own)).toBe(
+      `cannot read ${base}/stalls.jsonl: the server sent nothing for 0.3 s (the capture link time limit) after 2 KiB`,
+    );
+  });
+
+  test('a capture over the size limit is refused by its Content-Length, by what arrives, or by its size', async () => {
+    const own = { origin: base, limits };
+    expect(await errorOf({ url: `${base}/announced-big.jsonl` }, own)).toBe(
+      `${base}/announced-big.jsonl is 5 MiB (its Content-Length); a capture may be at most 1 MiB (the capture size limit); the page keeps what it showed`,
+    );
+    expect(await errorOf({ url: `${base}/endless.jsonl` }, own)).toBe(
+      `${base}/endless.jsonl sent more than 1 MiB; a capture may be at most 1 MiB (the capture size limit); the page keeps what it showed`,
+    );
+    const { result } = await parseCaptureInWorker(
+      { blob: new Blob([new Uint8Array(1024 * 1024 + 1)]), name: 'big.jsonl' },
+      undefined,
+      worker(own),
+    ).result;
+    expect(result.ok ? null : result.error.message).toBe(
+      'big.jsonl is 1.0 MiB; a capture may be at most 1 MiB (the capture size limit). Record a shorter run (sendpath-record -d SECONDS) or fewer events (--max-events N); the page keeps what it showed',
+    );
   });
 });

@@ -15,8 +15,12 @@
 //   { kind: 'replay', id, window } ------>  <------  { kind: 'replayed', id, model } | error
 //   { kind: 'describe', id, rows } ------>  <------  { kind: 'described', id, texts, facts }
 //
-// `source` is a Blob (a File from the picker or a drop) or a URL (`?capture=<url>`: same-origin,
-// or a server that sends CORS headers). Nothing leaves the browser.
+// `source` is a Blob (a File from the picker or a drop) or a URL (`?capture=<url>`). A URL is
+// fetched from the page's own origin, or from another one (whose server must send CORS headers)
+// only when the reader confirmed it (`otherOrigin`, asked by app/store.ts). Limits (issue 15): a
+// capture holds at most CAPTURE_LIMITS.maxBytes (a file, or a URL by its Content-Length and by
+// what arrives), and a URL that sends nothing for CAPTURE_LIMITS.idleMs is given up. Nothing
+// leaves the browser.
 
 import type { TraceSchema } from '../model/catalog';
 import type { RunModel } from '../model/derive';
@@ -33,6 +37,7 @@ import {
   type StageCoverage,
   type WorkloadRecord,
 } from './model';
+import { CAPTURE_LIMITS, sizeText, type CaptureLimits } from './limits';
 import { modelTransferables, parseCaptureStream } from './parse';
 import {
   describeRecorded,
@@ -44,7 +49,20 @@ import {
 } from './replay';
 import { scenarioFromRecording, type KeyRegistry, type ScenarioMapping } from './scenario';
 
-export type CaptureSource = { blob: Blob; name: string } | { url: string };
+export type CaptureSource =
+  | { blob: Blob; name: string }
+  | {
+      url: string;
+      /** The reader confirmed reading this URL from another origin than the page's. */
+      otherOrigin?: boolean;
+    };
+
+/** Where the worker runs, and its limits (the unit tests set both). */
+export interface CaptureServeOptions {
+  /** The page's origin; a URL elsewhere needs `otherOrigin`. Default: the worker's own. */
+  origin?: string;
+  limits?: CaptureLimits;
+}
 
 /** What the page keeps of an opened capture: everything but its events. */
 export interface ReplayHead {
@@ -112,29 +130,107 @@ function progressStep(total: number | null): number {
 
 async function openSource(
   source: CaptureSource,
+  origin: string | undefined,
+  limits: CaptureLimits,
 ): Promise<{ stream: ReadableStream<Uint8Array>; total: number | null; name: string }> {
-  if ('blob' in source)
+  if ('blob' in source) {
+    if (source.blob.size > limits.maxBytes)
+      throw new Error(
+        `${source.name} is ${sizeText(source.blob.size)}; a capture may be at most ${sizeText(limits.maxBytes)} (the capture size limit). Record a shorter run (sendpath-record -d SECONDS) or fewer events (--max-events N); the page keeps what it showed`,
+      );
     return { stream: source.blob.stream(), total: source.blob.size, name: source.name };
+  }
+  let url: URL;
+  try {
+    url = new URL(source.url);
+  } catch {
+    throw new Error(`cannot read ${source.url}: not a URL`);
+  }
+  if (origin !== undefined && url.origin !== origin && !source.otherOrigin)
+    throw new Error(
+      `cannot read ${source.url}: it is on another site (${url.origin}) than this page (${origin}), and reading it was not confirmed`,
+    );
+  if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.origin !== origin)
+    throw new Error(`cannot read ${source.url}: a capture link must be http: or https:`);
+  const abort = new AbortController();
+  const idle = `sent nothing for ${limits.idleMs / 1000} s (the capture link time limit)`;
+  let timer = setTimeout(() => abort.abort(), limits.idleMs);
+  const rearm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => abort.abort(), limits.idleMs);
+  };
   let response: Response;
   try {
-    response = await fetch(source.url);
+    response = await fetch(url.href, { signal: abort.signal });
   } catch (err) {
+    clearTimeout(timer);
+    if (abort.signal.aborted)
+      throw new Error(`cannot fetch ${source.url}: the server ${idle}`, { cause: err });
     throw new Error(
       `cannot fetch ${source.url}: ${err instanceof Error ? err.message : String(err)} (a capture URL must be on this site, or its server must allow it with CORS headers)`,
       { cause: err },
     );
   }
-  if (!response.ok || !response.body)
+  if (!response.ok || !response.body) {
+    clearTimeout(timer);
     throw new Error(`cannot fetch ${source.url}: HTTP ${response.status} ${response.statusText}`);
+  }
   const length = Number(response.headers.get('content-length'));
-  const name = decodeURIComponent(
-    new URL(source.url, 'http://x/').pathname.split('/').pop() || source.url,
-  );
-  return {
-    stream: response.body,
-    total: Number.isFinite(length) && length > 0 ? length : null,
-    name,
-  };
+  const total = Number.isFinite(length) && length > 0 ? length : null;
+  if (total !== null && total > limits.maxBytes) {
+    clearTimeout(timer);
+    abort.abort();
+    throw new Error(
+      `${source.url} is ${sizeText(total)} (its Content-Length); a capture may be at most ${sizeText(limits.maxBytes)} (the capture size limit); the page keeps what it showed`,
+    );
+  }
+  const name = decodeURIComponent(url.pathname.split('/').pop() || source.url);
+  // Counts what arrives (a server may send more than it announced, or announce nothing) and
+  // gives up on a server that stalls.
+  const reader = response.body.getReader();
+  let read = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      rearm();
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+        clearTimeout(timer);
+      } catch (err) {
+        clearTimeout(timer);
+        controller.error(
+          new Error(
+            abort.signal.aborted
+              ? `cannot read ${source.url}: the server ${idle} after ${sizeText(read)}`
+              : `cannot read ${source.url}: ${err instanceof Error ? err.message : String(err)}`,
+          ),
+        );
+        return;
+      }
+      if (chunk.done) {
+        clearTimeout(timer);
+        controller.close();
+        return;
+      }
+      read += chunk.value.byteLength;
+      if (read > limits.maxBytes) {
+        clearTimeout(timer);
+        abort.abort();
+        controller.error(
+          new Error(
+            `${source.url} sent more than ${sizeText(limits.maxBytes)}; a capture may be at most ${sizeText(limits.maxBytes)} (the capture size limit); the page keeps what it showed`,
+          ),
+        );
+        return;
+      }
+      controller.enqueue(chunk.value);
+    },
+    cancel(reason) {
+      clearTimeout(timer);
+      return reader.cancel(reason);
+    },
+  });
+  return { stream, total, name };
 }
 
 function headOf(m: ReplayModel): ReplayHead {
@@ -155,7 +251,15 @@ function headOf(m: ReplayModel): ReplayHead {
   };
 }
 
-export function serveCaptureParsing(endpoint: CaptureEndpoint): void {
+export function serveCaptureParsing(
+  endpoint: CaptureEndpoint,
+  options: CaptureServeOptions = {},
+): void {
+  const origin =
+    'origin' in options
+      ? options.origin
+      : (globalThis as { location?: { origin: string } }).location?.origin;
+  const limits = options.limits ?? CAPTURE_LIMITS;
   /** The open replay session of this worker: its model, schema and the rows of its window. */
   let session: { model: ReplayModel; schema: TraceSchema; name: string; rows: ReplayRows } | null =
     null;
@@ -200,7 +304,7 @@ export function serveCaptureParsing(endpoint: CaptureEndpoint): void {
     let name = 'capture';
     try {
       const t0 = performance.now();
-      const opened = await openSource(req.source);
+      const opened = await openSource(req.source, origin, limits);
       name = opened.name;
       const result = await parseCaptureStream(
         opened.stream,
@@ -247,7 +351,7 @@ export function serveCaptureParsing(endpoint: CaptureEndpoint): void {
   async function handle(req: Extract<CaptureRequest, { kind: 'parse' }>): Promise<void> {
     let name = 'capture';
     try {
-      const opened = await openSource(req.source);
+      const opened = await openSource(req.source, origin, limits);
       name = opened.name;
       const result = await parseCaptureStream(
         opened.stream,

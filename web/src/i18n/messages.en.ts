@@ -311,6 +311,12 @@ export const en = {
       total === null ? `${read} read` : `${read} of ${total} (${pct?.toFixed(0) ?? 0} %)`,
     cancel: 'Cancel',
     failed: (name: string) => `${name} could not be replayed; the page is as it was.`,
+    otherSite: (name: string, origin: string) =>
+      `This link asks to open the recording ${name} from another site: ${origin}. Open it?`,
+    otherSiteWhy: (max: string, idleS: number) =>
+      `The page reads it in your browser and sends nothing, but the site that serves it sees the request. At most ${max}, given up after ${idleS} s without data.`,
+    otherSiteOpen: 'Open the recording',
+    otherSiteDecline: 'Don’t open it',
     atLine: (line: number) => `line ${line}: `,
     problems: (n: number, dropped: number) =>
       `${n + dropped} problem${n + dropped === 1 ? '' : 's'} in the file: the lines named below were skipped, the rest replays.`,

@@ -310,6 +310,12 @@ export const zhCN = {
         : `已读取 ${read}，共 ${total}（${pct?.toFixed(0) ?? 0} %）`,
     cancel: '取消',
     failed: (name: string) => `无法回放 ${name}；页面保持原样。`,
+    otherSite: (name: string, origin: string) =>
+      `此链接要求从另一个站点打开录制文件 ${name}：${origin}。要打开吗？`,
+    otherSiteWhy: (max: string, idleS: number) =>
+      `页面只在浏览器中读取它，不发送任何内容，但提供该文件的站点会看到这次请求。最多 ${max}，${idleS} 秒没有数据即放弃。`,
+    otherSiteOpen: '打开录制文件',
+    otherSiteDecline: '不打开',
     atLine: (line: number) => `第 ${line} 行：`,
     problems: (n: number, dropped: number) =>
       `文件中有 ${n + dropped} 处问题：下面列出的行已跳过，其余部分照常回放。`,
