@@ -282,3 +282,46 @@ test('presenter mode reads from the back of the room: large type, every text at 
     await context.close();
   }
 });
+
+test('a step marks its moment on the time line, M jumps there, and it names and outlines its chart', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  // tcp-small-queues step 2: focus = "xmit_hold:tsq", chart = "queues".
+  await page.goto(`${test.info().project.use.baseURL}?lesson=tcp-small-queues&step=2&lang=en`);
+  const stage = page.getByTestId('step-stage');
+  await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  const mark = stage.getByTestId('time-mark');
+  await expect(mark).toHaveCount(1);
+  await expect(mark).toHaveAccessibleName(/first xmit_hold at tsq/);
+  // The marker sits over the scrubber at the moment's instant.
+  const [markBox, barBox] = [
+    (await mark.boundingBox())!,
+    (await stage.locator('.scrubber input').boundingBox())!,
+  ];
+  expect(markBox.x + markBox.width / 2).toBeGreaterThanOrEqual(barBox.x);
+  expect(markBox.x + markBox.width / 2).toBeLessThanOrEqual(barBox.x + barBox.width);
+  // The step opened on its moment; play away from it, then M comes back, paused.
+  const time = stage.locator('output.time');
+  const opened = await time.innerText();
+  await page.keyboard.press('Home');
+  await stage
+    .locator('.scrubber input')
+    .fill(String((await stage.locator('.scrubber input').getAttribute('max'))!));
+  await expect(time).not.toHaveText(opened);
+  // Keys typed into the scrubber are the scrubber's: leave it first.
+  await stage.locator('.scrubber input').blur();
+  await page.keyboard.press('m');
+  await expect(time).toHaveText(opened);
+  await expect(stage.getByRole('button', { name: 'Play' })).toBeVisible();
+  // The chart the step talks about is on screen, outlined, and named in "Look at".
+  await expect(stage.getByTestId('step-chart')).toHaveClass(/lesson-highlight/);
+  await expect(stage.getByTestId('step-chart')).toContainText(
+    'sk_wmem_alloc against the TSQ limit',
+  );
+  await expect(page.locator('.step-facts')).toContainText(
+    'the chart “Bytes in the qdisc and the NIC, sk_wmem_alloc against the TSQ limit”',
+  );
+  await context.close();
+});

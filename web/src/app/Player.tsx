@@ -125,7 +125,22 @@ function WindowPicker({
   );
 }
 
-export function Player({ status, runState }: { status: string; runState: string }) {
+/** A moment marked on the time line: a lesson step's decision (StepStage.tsx). */
+export interface TimeMark {
+  t: number;
+  /** What happens there, in words (the marker's accessible name). */
+  label: string;
+}
+
+export function Player({
+  status,
+  runState,
+  marks = [],
+}: {
+  status: string;
+  runState: string;
+  marks?: readonly TimeMark[];
+}) {
   const site = useSite();
   const store = useStore();
   const clock = useClock();
@@ -239,6 +254,23 @@ export function Player({ status, runState }: { status: string; runState: string 
               clock.seek(Number(e.target.value));
             }}
           />
+          {marks.map((mark) => {
+            const frac = (mark.t - from) / Math.max(1, to - from);
+            return (
+              <span
+                key={mark.t}
+                className="time-mark"
+                data-testid="time-mark"
+                data-t={mark.t}
+                role="img"
+                aria-label={mark.label}
+                title={mark.label}
+                style={{ left: `${100 * frac}%`, ['--mark-frac' as string]: frac }}
+              >
+                ▼
+              </span>
+            );
+          })}
         </label>
         <output className="time" aria-label={p.time}>
           {formatInstant(cursor.t)} <span className="muted">/ {formatNs(to - from)}</span>

@@ -4,6 +4,7 @@
 //   Space, →, PageDown   next step          ←, PageUp   previous step
 //   1 … 9                step N             P           play / pause the step's run
 //   ] or +, [ or -       faster, slower     R           reset the step's run
+//   M                    to the step's moment (marked on the time line)
 //   B                    the other side of the lesson's A/B (the step's variant is A)
 //   N                    show the numbers   L           laser pointer
 //   F                    full screen        ?           the keys      Esc  close, else leave
@@ -15,6 +16,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { KeyList } from '../app/KeyList';
 import { withLang } from '../i18n/current';
+import { msg } from '../i18n/messages';
 import { lessonById, bundledLessons } from '../model/lessons';
 import { stepNumber, type Lesson, type LessonStep } from '../model/lesson';
 import { LanguageSwitch } from './Footer';
@@ -116,6 +118,7 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
       else if (k === ']' || k === '+' || k === '=') stage.current?.speed(1);
       else if (k === '[' || k === '-') stage.current?.speed(-1);
       else if (k === 'r') stage.current?.reset();
+      else if (k === 'm') stage.current?.moment();
       else if (k === 'b') setSideB({ step: n, b: !showB });
       else if (k === 'n') setNumbers((v) => !v);
       else if (k === 'l') setLaser((l) => !l);
@@ -195,10 +198,16 @@ function Presenter({ lesson, first }: { lesson: Lesson; first: number }) {
             <a className="button" href={withLang({ s: lesson.scenario })}>
               {t.lesson.exit}
             </a>
-            <section className="presenter-keys" aria-label={t.lesson.keys}>
-              <h2>{t.lesson.keys}</h2>
-              <KeyList keys={t.lesson.keyList} />
-            </section>
+            <button
+              type="button"
+              aria-keyshortcuts="?"
+              onClick={() => {
+                setMenu(false);
+                setKeys(true);
+              }}
+            >
+              {t.lesson.keys} (?)
+            </button>
           </div>
         </div>
       </header>
@@ -248,9 +257,12 @@ function KeysDialog({ onClose }: { onClose: () => void }) {
 /** What the step runs and what to look at, in words. */
 function StepFacts({ lesson, step }: { lesson: Lesson; step: LessonStep }) {
   const t = useText();
-  const look = step.highlights.map((h) =>
-    h.kind === 'element' ? t.lesson.elements[h.element] : t.lesson.counter(h.name),
-  );
+  const look = [
+    ...step.highlights.map((h) =>
+      h.kind === 'element' ? t.lesson.elements[h.element] : t.lesson.counter(h.name),
+    ),
+    ...(step.chart ? [t.lesson.chart(msg.charts[step.chart])] : []),
+  ];
   return (
     <dl className="step-facts">
       <dt>{t.lesson.config}</dt>

@@ -12,7 +12,9 @@ import { Clock } from '../app/clock';
 import { OneChart } from '../app/Charts';
 import { msg } from '../i18n/messages';
 import { Pipeline } from '../app/pipeline/Pipeline';
-import { changeSpeed, Player, stepKind } from '../app/Player';
+import { changeSpeed, goToRow, Player, stepKind, type TimeMark } from '../app/Player';
+import { schemaOf, stepKinds, stepMatcher } from '../model/log';
+import { nextRow } from '../model/trace';
 import { SiteStore } from '../app/store';
 import { formatNs } from '../model/format';
 import type { Lesson, LessonStep, PipelineElement } from '../model/lesson';
@@ -30,6 +32,8 @@ export interface StageControl {
   speed(dir: 1 | -1): void;
   /** Back to how the step opened: its focus decision, playing unless motion is reduced. */
   reset(): void;
+  /** To the step's moment (its first focus decision), paused. */
+  moment(): void;
 }
 
 /**
@@ -129,21 +133,27 @@ function StepRun({
     if (step.focus) stepKind(store.getSnapshot(), clock, 1);
     if (!prefersReducedMotion()) clock.play();
   }, [clock, store, step.focus]);
+  const moment = useCallback(() => {
+    const snap = store.getSnapshot();
+    const row = momentRow(snap.a.model, snap.catalog?.trace, step.focus);
+    if (row >= 0) goToRow(snap, clock, row);
+  }, [clock, store, step.focus]);
   useEffect(() => {
     control({
       toggle: () => clock.toggle(),
       speed: (dir) => changeSpeed(store, store.getSnapshot(), 4 * dir),
       reset,
+      moment,
     });
     return () => {
       clock.pause();
       control(null);
     };
-  }, [clock, control, store, reset]);
+  }, [clock, control, store, reset, moment]);
   return (
     <StoreContext.Provider value={store}>
       <ClockContext.Provider value={clock}>
-        <StepRunView step={step} side={side} numbers={numbers} reset={reset} />
+        <StepRunView step={step} side={side} numbers={numbers} reset={reset} moment={moment} />
       </ClockContext.Provider>
     </StoreContext.Provider>
   );
@@ -154,11 +164,13 @@ function StepRunView({
   side,
   numbers,
   reset,
+  moment,
 }: {
   step: LessonStep;
   side: 'A' | 'B' | null;
   numbers: boolean;
   reset: () => void;
+  moment: () => void;
 }) {
   const t = useText();
   const site = useSite();
@@ -185,6 +197,17 @@ function StepRunView({
     h.kind === 'element' ? [STAGE_OF[h.element]] : [],
   );
   const counters = step.highlights.flatMap((h) => (h.kind === 'counter' ? [h.name] : []));
+  // The moment the step is about, marked on the time line.
+  const schema = schemaOf(a, site.catalog?.trace);
+  const row = momentRow(a, site.catalog?.trace, step.focus);
+  const kind =
+    schema && step.focus
+      ? stepKinds(schema, msg.player.holdAt).find((k) => k.value === step.focus)
+      : undefined;
+  const marks: TimeMark[] =
+    a && row >= 0
+      ? [{ t: a.cols.t[row]!, label: t.lesson.momentMark(kind?.label ?? step.focus ?? '') }]
+      : [];
 
   return (
     <section
@@ -199,14 +222,43 @@ function StepRunView({
         </p>
       )}
       <Pipeline side="a" highlight={highlight} fill />
-      {side && (
-        <p className="side-badge" data-testid="side-badge">
-          {t.lesson.sideShown(side, step.variant ?? '')}
-        </p>
+      {(side || marks.length > 0) && (
+        <div className="stage-line">
+          {side && (
+            <p className="side-badge" data-testid="side-badge">
+              {t.lesson.sideShown(side, step.variant ?? '')}
+            </p>
+          )}
+          {marks.length > 0 && (
+            <button type="button" aria-keyshortcuts="M" onClick={moment}>
+              {t.lesson.toMoment}
+            </button>
+          )}
+        </div>
       )}
-      <Player status={status} runState={runState} />
-      {step.chart && a && <OneChart name={step.chart} />}
+      <Player status={status} runState={runState} marks={marks} />
+      {step.chart && a && (
+        <div
+          className="lesson-highlight step-chart"
+          data-testid="step-chart"
+          data-chart={step.chart}
+        >
+          <OneChart name={step.chart} />
+        </div>
+      )}
       {a && <KeyCounters names={counters} all={numbers} />}
     </section>
   );
+}
+
+/** The first decision of kind `focus` in the run's window (-1: none, or no focus). */
+function momentRow(
+  m: Parameters<typeof schemaOf>[0],
+  trace: Parameters<typeof schemaOf>[1],
+  focus: string | null,
+): number {
+  const schema = schemaOf(m, trace);
+  if (!m || !schema || !focus) return -1;
+  const match = stepMatcher(m, schema, focus);
+  return match ? nextRow(m.cols, -1, match, 1) : -1;
 }

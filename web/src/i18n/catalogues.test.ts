@@ -24,6 +24,7 @@ const SAME_IN_EVERY_LANGUAGE = new Set<string>([
   'F',
   'R',
   'N',
+  'M',
   'Esc',
   '1 … 9',
   // Key names in the shortcut lists.

@@ -50,6 +50,9 @@ const en = {
       side === 'A'
         ? `A: ${variant} (B shows the other side)`
         : `B: ${variant} (B again for the step's own A)`,
+    momentMark: (what: string) => `The step's moment: the first ${what} (M jumps there)`,
+    toMoment: 'To the moment (M)',
+    chart: (title: string) => `the chart “${title}”`,
     keyList: [
       ['Space, →, PageDown', 'next step'],
       ['←, PageUp', 'previous step'],
@@ -58,6 +61,7 @@ const en = {
       [']  or  +,  [  or  -', 'play faster, slower'],
       ['R', 'reset the step (back to its start)'],
       ['B', "A/B: the other side of the lesson's comparison"],
+      ['M', "go to the step's moment (marked ▼ on the time line)"],
       ['N', 'show the numbers (every key counter)'],
       ['L', 'laser pointer on / off'],
       ['F', 'full screen'],

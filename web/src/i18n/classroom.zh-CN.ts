@@ -44,6 +44,9 @@ export const zhCN = {
     close: '关闭',
     sideShown: (side: string, variant: string) =>
       side === 'A' ? `A：${variant}（按 B 看另一侧）` : `B：${variant}（再按 B 回到本步的 A）`,
+    momentMark: (what: string) => `这一步要看的时刻：第一个 ${what}（按 M 跳到那里）`,
+    toMoment: '跳到该时刻（M）',
+    chart: (title: string) => `图表“${title}”`,
     keyList: [
       ['空格、→、PageDown', '下一步'],
       ['←、PageUp', '上一步'],
@@ -52,6 +55,7 @@ export const zhCN = {
       [']  或  +，[  或  -', '播放加快、减慢'],
       ['R', '重置这一步（回到开头）'],
       ['B', 'A/B：切换到课程对比的另一侧'],
+      ['M', '跳到这一步要看的时刻（时间轴上的 ▼）'],
       ['N', '显示数字（所有关键计数器）'],
       ['L', '打开 / 关闭激光笔'],
       ['F', '全屏'],
