@@ -272,6 +272,31 @@ describe('the lessons of scenarios/lessons/', () => {
       expect(l.steps[l.steps.length - 1]!.compare, l.id).not.toBeNull();
   });
 
+  it('each ends with a check question whose answer is a row of its last A/B table, in every language', () => {
+    // docs/lesson-format.md: the last step's text ends with a block quote that starts with the
+    // language's "Check" and names, in code, a metric of that step's table.
+    const marker: Record<(typeof LANGS)[number], string> = {
+      en: '> **Check:**',
+      'zh-CN': '> **检验：**',
+    };
+    for (const l of bundledLessons().lessons) {
+      const last = l.steps[l.steps.length - 1]!;
+      for (const lang of LANGS) {
+        const body = last.text[lang].body;
+        const at = body.lastIndexOf(marker[lang]);
+        expect(
+          at,
+          `${l.id} (${lang}): no "${marker[lang]}" in the last step`,
+        ).toBeGreaterThanOrEqual(0);
+        const question = body.slice(at);
+        expect(
+          last.metrics.some((m) => question.includes(`\`${m}\``)),
+          `${l.id} (${lang}): the check question names none of the table's rows ${last.metrics.join(', ')}`,
+        ).toBe(true);
+      }
+    }
+  });
+
   it('every folder holds lesson.toml and a text per language', () => {
     for (const f of lessonFolders()) {
       expect(f.toml, f.dir).not.toBe('');
