@@ -1,4 +1,4 @@
-// `npm run bench:capture-web`: a 100 MB recording opened in the real browser (Debian's
+// `npm run bench:capture-web`: the detail behind `npm run bench`'s capture figure. A 100 MB recording opened in the real browser (Debian's
 // Chromium, driven by Playwright) against the production build in dist/, the way a user opens
 // one: the file picker. Prints what it measured and how:
 //
@@ -17,54 +17,21 @@
 // Functions passed to page.evaluate run in the page: browser globals.
 /* global window, requestAnimationFrame */
 
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { chromium } from '@playwright/test';
 
-import { CHROMIUM_LAUNCH, ROOT, runMain, startPreview } from './lib.mjs';
+import { makeCapture } from './bench/site.mjs';
+import { CHROMIUM_LAUNCH, runMain, startPreview } from './lib.mjs';
 
 const { values } = parseArgs({
   options: { mb: { type: 'string', default: '100' }, runs: { type: 'string', default: '3' } },
 });
 const TARGET_BYTES = Number(values.mb) * 1024 * 1024;
 const RUNS = Number(values.runs);
-
-/** A capture of about `target` bytes: a real header and records, then real events repeated. */
-function makeCapture(target) {
-  const sample = readFileSync(join(ROOT, 'public/samples/autocork-on.jsonl'), 'utf8').split('\n');
-  const head = sample.filter(
-    (l) => l && !l.includes('"type": "printf"') && !/"type":"end"/.test(l),
-  );
-  const events = sample.filter((l) => l.includes('"type": "printf"') && / t=\d+ /.test(l));
-  // Each repetition is the same connection going on: 5 s later, its sequence numbers on by the
-  // bytes the workload wrote (so that ACKs keep acknowledging the packets of their round).
-  const bytes = Number(
-    /\\"bytes\\":(\d+)/.exec(sample.find((l) => l.includes('"type":"workload"')))[1],
-  );
-  const chunks = [head.join('\n') + '\n'];
-  let size = Buffer.byteLength(chunks[0]);
-  let round = 0;
-  while (size < target) {
-    const shift = BigInt(round) * 5_000_000_000n;
-    const seqShift = round++ * bytes;
-    const seq = (_, name, v) => ` ${name}=${(Number(v) + seqShift) % 2 ** 32}`;
-    let chunk = '';
-    for (const e of events)
-      chunk +=
-        e
-          .replace(/ t=(\d+) /, (_, t) => ` t=${BigInt(t) + shift} `)
-          .replace(/ (snd_nxt|snd_una)=(\d+)/g, seq) + '\n';
-    chunks.push(chunk);
-    size += Buffer.byteLength(chunk);
-  }
-  chunks.push(
-    `{"type":"end","t_ns":${round * 5e9},"samples":1,"event_lines":0,"bpftrace_exit_status":0,"stopped_by":"command"}\n`,
-  );
-  return chunks.join('');
-}
 
 /** Records long tasks, long animation frames and animation-frame gaps from the start. */
 function observe() {

@@ -2,7 +2,8 @@
 //
 // Bootstrap (with the test tools: rustfmt, clippy, Chromium), then the engine (format, lint,
 // native tests, generated-types freshness), the wasm build, then the site (types, lint, format,
-// unit tests, production build) and the end-to-end suite in Chromium against that build.
+// unit tests, production build, a quick run of `npm run bench`) and the end-to-end suite in
+// Chromium against that build.
 // Each step prints its command; a failing step names itself and what to do. Node built-ins only.
 
 import { join } from 'node:path';
@@ -121,6 +122,12 @@ async function main() {
       cmd: bin('vite'),
       args: ['build'],
       hint: 'the production build failed',
+    },
+    {
+      name: 'the benchmark still runs (tiny workloads, no timings checked)',
+      cmd: process.execPath,
+      args: ['scripts/bench.mjs', '--quick'],
+      hint: 'npm run bench -- --quick failed: see its error above',
     },
     {
       name: 'playwright (end to end, production build and dev server)',

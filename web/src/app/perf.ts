@@ -1,4 +1,4 @@
-// Performance marks the benchmark (scripts/bench-web.mjs) reads in the real browser:
+// Performance marks the benchmarks (scripts/bench/site.mjs, scripts/bench-web.mjs) read in the real browser:
 //
 //   sp:change       a control changed a run's configuration
 //   sp:update       measure: from the last sp:change to the charts painted with its run

@@ -343,7 +343,7 @@ export class SiteStore {
     this.simJobs = null;
     const model = result.model;
     const loadMs = performance.now() - started;
-    // The benchmark (scripts/bench-capture-web.mjs) reads these: the worker's share in detail.
+    // The benchmarks (scripts/bench/site.mjs, scripts/bench-capture-web.mjs) read these: the worker's share in detail.
     performance.mark('sp:capture-loaded', { detail: { ...result.timing, loadMs } });
     const state: PageState = {
       ...this.snap.state,
