@@ -290,10 +290,10 @@ impl Session {
         if self.done {
             return true;
         }
+        if self.world.finished() {
+            return self.finish();
+        }
         for _ in 0..max_events {
-            if self.world.finished() {
-                return self.finish();
-            }
             if let Some(n) = self.calibrate_events {
                 if self.world.trace.records.len() as u64 >= n {
                     // Stop at the next round instant after the event just run.
@@ -314,6 +314,11 @@ impl Session {
                     && w.now_ns - self.last_sample_ns >= self.sample_every_ns)
             {
                 self.sample();
+            }
+            // Only an application's step can finish the workload: ask then, not after every
+            // event (`finished` looks at every application, 400 of them with 200 flows).
+            if self.world.app_stepped() && self.world.finished() {
+                return self.finish();
             }
         }
         false

@@ -30,7 +30,7 @@ use crate::include::linux::skbuff::{Packet, SockId};
 use crate::include::uapi::linux::snmp::Mibs;
 use crate::kernel::time::timer::bucket_expiry;
 use crate::net::core::dev::{DevConfig, DevOut, DevParams, DevTimer, NetDevice};
-use crate::net::core::sock::TcpSock;
+use crate::net::core::sock::{TcpMemoryAllocated, TcpSock};
 use crate::net::sched::sch_api::Qdisc;
 use crate::net::sched::sch_fq::{Fq, FqConfig};
 use crate::net::sched::sch_fq_codel::{FqCodel, FqCodelConfig};
@@ -116,6 +116,8 @@ pub struct Host {
     /// Packets the peer's `veth_xmit` put on this host's backlog, each with the socket whose
     /// task runs the NET_RX softirq that receives it (the sender's CPU pays for it).
     pub veth_rx: VecDeque<(Packet, SockId)>,
+    /// `tcp_memory_allocated` of this host's sockets (each holds it too).
+    pub tcp_memory_allocated: TcpMemoryAllocated,
     /// Sum and count of TCP memory samples (pages).
     pub mem_pages_sum: u64,
     pub mem_samples: u64,
@@ -235,6 +237,7 @@ impl Stack {
                 veth_peer: (cfg.link.veth && !cfg.link.forwarder).then_some(((i + 1) % n) as u16),
                 rx_seg_id: RX_SEG_ID_BASE + ((i as u64) << 36),
                 veth_rx: VecDeque::new(),
+                tcp_memory_allocated: TcpMemoryAllocated::default(),
                 mem_pages_sum: 0,
                 mem_samples: 0,
             });
@@ -314,7 +317,18 @@ impl Stack {
         // the same time or earlier, so that equal times keep the order of scheduling. The
         // queue is short (about 6 events in a bulk flow, hundreds with 200 flows): a binary
         // search and a move beat a binary heap here (8.6% fewer instructions in the bench).
-        let at = self.queue.partition_point(|s| s.t_ns > t_ns);
+        // Most new events are due soon, near the end: look at the last few slots first, and
+        // search the rest only if the place is further in (the same place either way).
+        const NEAR_END: usize = 16;
+        let q = &self.queue;
+        let mut at = q.len();
+        while at > 0 && q[at - 1].t_ns <= t_ns {
+            at -= 1;
+            if q.len() - at == NEAR_END {
+                at = q[..at].partition_point(|s| s.t_ns > t_ns);
+                break;
+            }
+        }
         self.queue.insert(at, Scheduled { t_ns, ev });
     }
 
@@ -429,11 +443,18 @@ impl Stack {
     /// TCP memory of a host in pages (`tcp_memory_allocated`): what its sockets reserved,
     /// queued skbs plus `sk_forward_alloc`.
     pub fn tcp_mem_pages(&self, host: u16) -> u64 {
-        self.socks
-            .iter()
-            .filter(|s| s.host == host)
-            .map(|s| s.mem_bytes() / crate::net::core::sock::SK_MEM_QUANTUM)
-            .sum()
+        let pages = self.hosts[host as usize].tcp_memory_allocated.pages();
+        // The running total is the sum over the sockets (debug builds and tests check it).
+        debug_assert_eq!(
+            pages,
+            self.socks
+                .iter()
+                .filter(|s| s.host == host)
+                .map(|s| s.mem_bytes() / crate::net::core::sock::SK_MEM_QUANTUM)
+                .sum::<u64>(),
+            "tcp_memory_allocated of host {host} differs from its sockets' sum"
+        );
+        pages
     }
 
     /// When the next event is due, if any (for runs driven step by step, like the site's).

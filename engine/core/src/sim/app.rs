@@ -236,6 +236,7 @@ fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         sk_sndbuf,
         sk_wmem_queued: 0,
         sk_forward_alloc: 0,
+        memory_allocated: w.hosts[host as usize].tcp_memory_allocated.clone(),
         sk_wmem_alloc: 1,
         sndbuf_locked,
         rcvbuf_locked,

@@ -122,7 +122,7 @@ impl World {
     pub fn run(&mut self) {
         while self.step() {
             // Only an application's step can finish it.
-            if self.app_stepped && self.apps.iter().all(|a| a.finished_ns.is_some()) {
+            if self.app_stepped && self.finished() {
                 break;
             }
         }
@@ -280,5 +280,12 @@ impl World {
 
     pub fn finished(&self) -> bool {
         self.apps.iter().all(|a| a.finished_ns.is_some())
+    }
+
+    /// The last event run was an application's step: the only kind of event that can finish
+    /// the workload, so a loop that runs events one at a time need ask [`World::finished`]
+    /// (which looks at every application) only then.
+    pub fn app_stepped(&self) -> bool {
+        self.app_stepped
     }
 }

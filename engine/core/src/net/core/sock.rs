@@ -13,6 +13,7 @@
 //!   counters lack the closing segments.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::include::linux::skbuff::SockId;
@@ -398,6 +399,31 @@ pub struct RcvqSpace {
     pub time_ns: u64,
 }
 
+/// `tcp_memory_allocated`: the pages of TCP memory a host's sockets have reserved, kept as the
+/// kernel keeps it, as a running total that each socket's whole-page reservations and releases
+/// move (`sk_memory_allocated_add`/`_sub`), not summed over the sockets when read. Every socket
+/// of a host holds the same counter (the kernel's `sk->sk_prot->memory_allocated`).
+///
+/// An atomic only so that a `World` stays `Send`; one simulation runs on one thread, so plain
+/// loads and stores suffice.
+#[derive(Clone, Debug, Default)]
+pub struct TcpMemoryAllocated(Arc<AtomicU64>);
+
+impl TcpMemoryAllocated {
+    /// Pages reserved now.
+    pub fn pages(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn add(&self, pages: u64) {
+        self.0.store(self.pages() + pages, Ordering::Relaxed);
+    }
+
+    fn sub(&self, pages: u64) {
+        self.0.store(self.pages() - pages, Ordering::Relaxed);
+    }
+}
+
 /// One TCP socket.
 #[derive(Clone, Debug)]
 pub struct TcpSock {
@@ -443,6 +469,9 @@ pub struct TcpSock {
     /// `sk_forward_alloc`: memory reserved from `tcp_memory_allocated` (whole pages) but not
     /// used by a queued skb. What `/proc/net/protocols` counts is queued plus this.
     pub sk_forward_alloc: u64,
+    /// `sk->sk_prot->memory_allocated`: the host's `tcp_memory_allocated`, which
+    /// [`TcpSock::sk_mem_charge`] and the reclaims move by the pages they reserve or release.
+    pub memory_allocated: TcpMemoryAllocated,
     /// `sk_wmem_alloc`: 1 + truesize of this socket's clones below TCP (+2 per pure ACK).
     pub sk_wmem_alloc: u64,
     pub sndbuf_locked: bool,
@@ -651,7 +680,9 @@ impl TcpSock {
     /// Simplified: the global `tcp_mem` limits never refuse a charge.
     pub fn sk_mem_charge(&mut self, size: u64) {
         if self.sk_forward_alloc < size {
-            self.sk_forward_alloc += size.div_ceil(SK_MEM_QUANTUM) * SK_MEM_QUANTUM;
+            let pages = size.div_ceil(SK_MEM_QUANTUM);
+            self.sk_forward_alloc += pages * SK_MEM_QUANTUM;
+            self.memory_allocated.add(pages);
         }
         self.sk_forward_alloc -= size;
     }
@@ -669,7 +700,20 @@ impl TcpSock {
 
     /// `sk_mem_reclaim`: return `sk_forward_alloc`'s whole pages.
     pub fn sk_mem_reclaim(&mut self) {
+        self.memory_allocated
+            .sub(self.sk_forward_alloc / SK_MEM_QUANTUM);
         self.sk_forward_alloc %= SK_MEM_QUANTUM;
+    }
+
+    /// `sk_mem_reclaim_partial`: return `sk_forward_alloc`'s whole pages but one (3.x/4.4's
+    /// delayed-ACK timer).
+    pub fn sk_mem_reclaim_partial(&mut self) {
+        if self.sk_forward_alloc > SK_MEM_QUANTUM {
+            let kept = (self.sk_forward_alloc - 1) % SK_MEM_QUANTUM + 1;
+            self.memory_allocated
+                .sub((self.sk_forward_alloc - kept) / SK_MEM_QUANTUM);
+            self.sk_forward_alloc = kept;
+        }
     }
 
     /// Invariants checked after every event (debug and tests).

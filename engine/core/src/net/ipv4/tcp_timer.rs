@@ -220,10 +220,7 @@ pub fn tcp_delack_timer(w: &mut Stack, sk: SockId) {
     tcp_send_ack(w, sk, AckReason::DelackTimer);
     w.mib(host).inc(Mib::TcpExtDelayedACKs);
     // tcp_delack_timer_handler: sk_mem_reclaim_partial() (keeps one page).
-    let tp = &mut w.socks[sk as usize];
-    if tp.sk_forward_alloc > SK_MEM_QUANTUM {
-        tp.sk_forward_alloc = (tp.sk_forward_alloc - 1) % SK_MEM_QUANTUM + 1;
-    }
+    w.socks[sk as usize].sk_mem_reclaim_partial();
 }
 
 #[cfg(test)]
