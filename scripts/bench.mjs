@@ -12,12 +12,15 @@
 //   npm run bench -- --update-baseline the engine's workloads, written as the new baseline
 //   --only engine|site                 one half; --reps N engine repetitions (default 5);
 //                                      --runs N control changes of each kind (default 20);
-//                                      --no-build use the builds there are
+//                                      --no-build use the builds there are; --native BIN and
+//                                      --pkg DIR measure another native build and another
+//                                      wasm-bindgen output (to compare builds)
 //
 // The JSON: { scenarios: [{ name, native_s, wasm_node_s, wasm_chromium_s, events, skbs }],
 // control_ms: { number: {p50, p95}, toggle, kernel, qdisc }, ab_s, first_load_gzip_bytes,
-// playback_fps, capture_mb_s, events_per_s, cpu_per_packet_us, ... }. Times are wall seconds,
-// the fastest of --reps runs; the wasm/native ratios are taken within the run.
+// playback_fps, capture_mb_s, events_per_s, cpu_per_packet_us, ... }. The engine's times are
+// CPU seconds (the fastest of --reps interleaved runs; wall seconds beside, under `wall`), the
+// wasm/native ratios taken within the run (see scripts/bench/engine.mjs).
 //
 // Benchmarks are not tests: nothing here fails on a time, only --check on a ratio that moved.
 
@@ -58,6 +61,8 @@ const { values: opt } = parseArgs({
     reps: { type: 'string' },
     runs: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
+    native: { type: 'string' },
+    pkg: { type: 'string' },
   },
 });
 const engineOnly = opt.check || opt['update-baseline'] || opt.only === 'engine';
@@ -194,7 +199,7 @@ function printTable(r) {
   for (const x of rows) console.log(line(x));
   if (r.scenarios) {
     console.log(
-      "\nworkloads (wall s, fastest of each; events per skb: every host's IpOutRequests):",
+      "\nworkloads (CPU s, fastest of each; events per skb: every host's IpOutRequests):",
     );
     for (const s of r.scenarios)
       console.log(
@@ -206,7 +211,7 @@ function printTable(r) {
 
 async function main() {
   build();
-  const bin = join(ENGINE, 'target', opt.quick ? 'debug' : 'release', 'sendpath');
+  const bin = opt.native ?? join(ENGINE, 'target', opt.quick ? 'debug' : 'release', 'sendpath');
   const browser = await chromium.launch(CHROMIUM_LAUNCH);
   const r = {
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '?', quick: opt.quick },
@@ -217,6 +222,7 @@ async function main() {
       const workloads = benchScenarios({ quick: opt.quick });
       r.scenarios = await benchEngines({
         bin,
+        pkg: opt.pkg,
         scenarios: workloads,
         reps: REPS,
         browser,
