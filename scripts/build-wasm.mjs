@@ -6,7 +6,8 @@
 //
 // wasm: two modules of engine/wasm, each `cargo build --profile wasm --target
 // wasm32-unknown-unknown -p sendpath-wasm` with its features, then `wasm-bindgen --target web
-// --remove-name-section --out-name NAME` into web/src/engine/pkg/ (gitignored):
+// --remove-name-section --out-name NAME` into web/src/engine/pkg/ (gitignored), then binaryen's
+// `wasm-opt -O3` (the npm package `binaryen`, a build of it that runs in Node) over the module:
 //   sendpath_wasm     the default features (`site`): what every page loads (engine/worker.ts);
 //   sendpath_conform  `--no-default-features --features conform`: "Model vs Linux"'s exports,
 //                     loaded only by that view's worker (engine/conformWorker.ts), so that the
@@ -29,6 +30,7 @@ import {
   ENGINE,
   UserError,
   ROOT,
+  nodeBin,
   mtimeMs,
   newestEngineSourceMs,
   run,
@@ -43,6 +45,15 @@ const PROFILE = 'wasm';
 const PKG_DIR = join(ROOT, 'web', 'src', 'engine', 'pkg');
 const CARGO_WASM = join(ENGINE, 'target', TARGET, PROFILE, 'sendpath_wasm.wasm');
 const TYPES_STAMP = join(ENGINE, 'target', 'typescript-types.stamp');
+/** The wasm features rustc's wasm32-unknown-unknown target uses (Rust 1.82 and later). */
+const WASM_FEATURES = [
+  'bulk-memory',
+  'sign-ext',
+  'nontrapping-float-to-int',
+  'mutable-globals',
+  'reference-types',
+  'multivalue',
+];
 
 /**
  * The site's wasm modules: the output name, the cargo features and an export that only this
@@ -80,6 +91,16 @@ function buildWasm(module, newestSourceMs) {
     '--out-dir',
     PKG_DIR,
     CARGO_WASM,
+  ]);
+  // binaryen's optimizer after LLVM's: a few per cent faster and a little smaller (issue 16).
+  // The features are those Rust's wasm32-unknown-unknown target enables by default.
+  say(WHO, `wasm: ${module.name}: wasm-opt -O3`);
+  run(nodeBin('wasm-opt'), [
+    '-O3',
+    ...WASM_FEATURES.map((f) => `--enable-${f}`),
+    pkgWasm,
+    '-o',
+    pkgWasm,
   ]);
   // Both modules come from one cargo artifact: a build of the other module that ran at the same
   // time (a second `npm start` in this checkout) may have replaced it before wasm-bindgen read it.

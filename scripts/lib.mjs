@@ -50,6 +50,11 @@ export function capture(cmd, args, opts = {}) {
   return res.stdout;
 }
 
+/** A program of an npm package in node_modules/.bin (`wasm-opt` of `binaryen`). */
+export function nodeBin(name) {
+  return join(ROOT, 'node_modules', '.bin', name);
+}
+
 /** Cargo's bin folder, where `cargo install` puts wasm-bindgen. */
 export function cargoBin() {
   return join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'bin');
