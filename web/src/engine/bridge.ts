@@ -166,7 +166,21 @@ export function importingWorkerScript(href: string): string {
  * allow by CORS (`Access-Control-Allow-Origin: *`, as GitHub Pages answers).
  */
 export function startEngine(): EngineBridge {
-  return startWorker(workerUrl, 'sendpath-engine');
+  const bridge = early ?? startWorker(workerUrl, 'sendpath-engine');
+  early = null;
+  return bridge;
+}
+
+/** The engine `startEngineEarly` started, until a `startEngine()` takes it. */
+let early: EngineBridge | null = null;
+
+/**
+ * Starts the engine's worker now, for the next `startEngine()` to take: the page's entry calls
+ * it first thing, so that the worker fetches and compiles the wasm module (a streaming compile)
+ * while the page's language loads and React renders, instead of after.
+ */
+export function startEngineEarly(): void {
+  early ??= startWorker(workerUrl, 'sendpath-engine');
 }
 
 /**
