@@ -72,7 +72,8 @@ if (opt.only && !['engine', 'site'].includes(opt.only))
 const REPS = Number(opt.reps ?? (opt.quick ? 1 : 5));
 const RUNS = Number(opt.runs ?? (opt.quick ? 2 : 20));
 
-const f = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? '—' : x.toFixed(d));
+/** A figure with `d` decimals, or a dash (a quick run's 0 s makes ratios infinite). */
+const f = (x, d = 1) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(d) : '—');
 const pp = (xs) => ({ p50: site.pct(xs, 50), p95: site.pct(xs, 95) });
 
 function build() {
