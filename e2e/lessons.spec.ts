@@ -150,17 +150,27 @@ test("the Nagle lesson's last A/B puts the engine's full runs beside the article
   await expect(row.locator('[data-col="source-a"]')).toHaveText('0.056');
   await expect(row.locator('[data-col="source-b"]')).toHaveText('7.93');
   // The model's, as the native engine computes them.
+  const natives: Record<string, number> = {};
   for (const [col, variant] of [
     ['model-a', 'no_delay'],
     ['model-b', 'default'],
   ] as const) {
     const native = nativeRun('scenarios/nagle-delayed-ack.toml', ['--variant', variant]);
     await expect(row.locator(`[data-col="${col}"]`)).toHaveText(formatMetric(native.elapsed_s));
+    natives[col] = native.elapsed_s;
     const packets = native.hosts.localhost!.counters.IpOutRequests ?? 0;
     await expect(
       table.locator('tr[data-metric="localhost:IpOutRequests"]').locator(`[data-col="${col}"]`),
     ).toHaveText(formatMetric(packets));
   }
+  // Both sides drawn, on one scale: the bars' lengths are in the ratio of the two runs.
+  const bars = page.getByTestId('ab-bars').locator('[data-metric="elapsed_s"]');
+  const width = async (side: string) =>
+    (await bars.locator(`[data-side="${side}"]`).boundingBox())!.width;
+  const [wa, wb] = [await width('a'), await width('b')];
+  expect(Math.max(wa, wb)).toBeGreaterThan(50);
+  const [na, nb] = [natives['model-a']!, natives['model-b']!];
+  expect(Math.min(wa, wb) / Math.max(wa, wb)).toBeCloseTo(Math.min(na, nb) / Math.max(na, nb), 1);
   expect(lesson.errors).toEqual([]);
 });
 
@@ -323,5 +333,22 @@ test('a step marks its moment on the time line, M jumps there, and it names and 
   await expect(page.locator('.step-facts')).toContainText(
     'the chart “Bytes in the qdisc and the NIC, sk_wmem_alloc against the TSQ limit”',
   );
+  await context.close();
+});
+
+test('a run step with a side beside it draws both sides in its chart (TSO step 3: 3.19 as A, 3.18 as B)', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${test.info().project.use.baseURL}?lesson=tso-autosizing&step=3&lang=en`);
+  const stage = page.getByTestId('step-stage');
+  await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  const chart = stage.getByTestId('step-chart');
+  await expect(chart).toHaveAttribute('data-chart', 'segs');
+  await expect(chart.getByTestId('chart-sides')).toHaveText(/A: after\s+B: before/);
+  // One group of marks per side, each with something drawn in it.
+  for (const side of ['a', 'b'])
+    await expect(chart.locator(`svg g.side-${side} > *`).first()).toBeAttached();
   await context.close();
 });

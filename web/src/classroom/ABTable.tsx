@@ -160,6 +160,42 @@ export function ABTable({ lesson, step }: { lesson: Lesson; step: LessonStep }) 
       <p className="muted">
         {source && anySource ? t.ab.sourceName(source.name) : t.ab.noSourceNote}
       </p>
+      {runs.phase === 'done' && (
+        // Both sides drawn: per row, the model's A and B as bars on one scale (A solid, B
+        // hatched, so the sides differ in shape as well as colour). The table above has the
+        // numbers, so the drawing is hidden from screen readers.
+        <div className="ab-bars" data-testid="ab-bars" aria-hidden="true">
+          {step.metrics.map((m) => {
+            const va = runs.values.a?.[m];
+            const vb = runs.values.b?.[m];
+            if (va === undefined || vb === undefined || va === null || vb === null) return null;
+            const max = Math.max(Math.abs(va), Math.abs(vb)) || 1;
+            return (
+              <div key={m} className="ab-bar-row" data-metric={m}>
+                <span className="ab-bar-name">{label(m)}</span>
+                {(
+                  [
+                    ['a', 'A', va],
+                    ['b', 'B', vb],
+                  ] as const
+                ).map(([side, name, v]) => (
+                  <span key={side} className="ab-bar-line">
+                    <span className="ab-bar-side">{name}</span>
+                    <span className="ab-bar-track">
+                      <span
+                        className={`ab-bar ab-bar-${side}`}
+                        data-side={side}
+                        style={{ width: `${(100 * Math.abs(v)) / max}%` }}
+                      />
+                    </span>
+                    <span className="ab-bar-value">{formatMetric(v)}</span>
+                  </span>
+                ))}
+              </div>
+            );
+          })}
+        </div>
+      )}
     </section>
   );
 }

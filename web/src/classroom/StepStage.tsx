@@ -71,6 +71,8 @@ export function stepSearch(lesson: Lesson, step: LessonStep): string {
     s.speed = ((step.toUs - step.fromUs) * 1000) / step.playSeconds;
   }
   if (step.focus) s.step = step.focus;
+  // The other side, drawn as B in the step's chart (the pipeline shows A).
+  if (step.beside) s.b = { scenario: lesson.scenario, variant: step.beside, sets: [...step.sets] };
   return serializeState(s);
 }
 
@@ -93,7 +95,11 @@ export function StepStage({
 }) {
   if (step.compare) return <ABTable lesson={lesson} step={step} />;
   const other = sideB ? otherSide(lesson, step) : null;
-  const shown = other !== null ? { ...step, variant: other } : step;
+  // B shows the other side; a side drawn beside it becomes the step's own variant.
+  const shown =
+    other !== null
+      ? { ...step, variant: other, beside: step.beside === other ? step.variant : step.beside }
+      : step;
   return (
     <StepRun
       key={shown.variant ?? ''}
@@ -185,14 +191,19 @@ function StepRunView({
     reset();
   }, [a, clock, reset]);
 
-  const running = site.a.running;
+  const running = site.a.running || site.b?.running === true;
   const status =
     site.engine === 'failed'
       ? msg.engine.failed(site.engineError ?? '')
       : site.engine === 'starting' || running || !a
         ? t.lesson.loading
         : msg.run.updated(a.cols.t.length, formatNs(a.summary.toNs - a.summary.fromNs));
-  const runState = site.engine === 'failed' ? 'failed' : running || !a ? 'running' : 'ready';
+  const runState =
+    site.engine === 'failed'
+      ? 'failed'
+      : running || !a || (site.b && !site.b.model)
+        ? 'running'
+        : 'ready';
   const highlight = step.highlights.flatMap((h) =>
     h.kind === 'element' ? [STAGE_OF[h.element]] : [],
   );
@@ -243,6 +254,14 @@ function StepRunView({
           data-testid="step-chart"
           data-chart={step.chart}
         >
+          {step.beside && (
+            <p className="chart-sides" data-testid="chart-sides">
+              <span className="side-key side-key-a" aria-hidden="true" />
+              {t.lesson.chartSide('A', step.variant ?? '')}{' '}
+              <span className="side-key side-key-b" aria-hidden="true" />
+              {t.lesson.chartSide('B', step.beside)}
+            </p>
+          )}
           <OneChart name={step.chart} />
         </div>
       )}

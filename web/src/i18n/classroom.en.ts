@@ -53,6 +53,7 @@ const en = {
     momentMark: (what: string) => `The step's moment: the first ${what} (M jumps there)`,
     toMoment: 'To the moment (M)',
     chart: (title: string) => `the chart “${title}”`,
+    chartSide: (side: string, variant: string) => `${side}: ${variant}`,
     keyList: [
       ['Space, →, PageDown', 'next step'],
       ['←, PageUp', 'previous step'],

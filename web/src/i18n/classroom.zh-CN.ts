@@ -47,6 +47,7 @@ export const zhCN = {
     momentMark: (what: string) => `这一步要看的时刻：第一个 ${what}（按 M 跳到那里）`,
     toMoment: '跳到该时刻（M）',
     chart: (title: string) => `图表“${title}”`,
+    chartSide: (side: string, variant: string) => `${side}：${variant}`,
     keyList: [
       ['空格、→、PageDown', '下一步'],
       ['←、PageUp', '上一步'],

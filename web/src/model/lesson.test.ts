@@ -101,6 +101,13 @@ describe('a valid lesson', () => {
     expect(s2!.compare).toEqual({ a: 'on', b: 'off' });
   });
 
+  it('reads the side a run step draws beside its own', () => {
+    const toml = TWO_STEPS.replace('focus = "autocork"', 'focus = "autocork"\nbeside = "off"');
+    const l = parseLesson(files(toml), scenarios);
+    expect(l.steps[0]!.beside).toBe('off');
+    expect(l.steps[1]!.beside).toBeNull();
+  });
+
   it("takes an A/B step's metrics from the scenario's [source] when the step lists none", () => {
     const l = parseLesson(files(TWO_STEPS), scenarios);
     expect(l.steps[1]!.metrics).toEqual(['throughput_mbit', 'sender:IpOutRequests']);
@@ -150,6 +157,16 @@ describe('a bad lesson names the file and the field', () => {
       'an unknown pipeline element',
       files(TWO_STEPS.replace('"qdisc",', '"qdsic",')),
       'lesson.toml: step[1].highlight[1]: unknown element "qdsic"; did you mean "qdisc"?',
+    ],
+    [
+      "a side beside that is the step's own variant",
+      files(TWO_STEPS.replace('focus = "autocork"', 'focus = "autocork"\nbeside = "on"')),
+      'lesson.toml: step[1].beside: is the step\'s own variant "on"',
+    ],
+    [
+      'a side beside of an unknown variant',
+      files(TWO_STEPS.replace('focus = "autocork"', 'focus = "autocork"\nbeside = "ofg"')),
+      'lesson.toml: step[1].beside: scenarios/demo.toml has no variant "ofg"; did you mean "off"?; variants: on, off',
     ],
     [
       'an unknown chart',

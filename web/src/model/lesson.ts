@@ -60,6 +60,11 @@ export interface LessonStep {
   chart: ChartName | null;
   /** Decision kind the cursor starts on (the first in the range), e.g. `autocork`. */
   focus: string | null;
+  /**
+   * A run step's other side: a variant run beside the step's own (with the same `sets` and
+   * window) and drawn as B in the step's chart, so a comparison shows both sides.
+   */
+  beside: string | null;
   /** An A/B step: the two variants compared (A first), with `sets` applied to both. */
   compare: { a: string; b: string } | null;
   /** Metrics of the A/B table (engine metric names, docs/scenario-format.md). */
@@ -176,6 +181,7 @@ const STEP_KEYS = [
   'highlight',
   'chart',
   'focus',
+  'beside',
   'compare',
   'metrics',
 ] as const;
@@ -406,6 +412,13 @@ export function parseLesson(
       if (variant !== null) fail(`${at}.variant`, 'an A/B step names its variants in compare');
       compare = { a, b };
     }
+    const beside = raw.beside === undefined ? null : checkVariant(`${at}.beside`, raw.beside);
+    if (beside !== null && compare !== null)
+      fail(`${at}.beside`, 'an A/B step already runs both sides (compare)');
+    if (beside !== null && beside === variant)
+      fail(`${at}.beside`, `is the step's own variant "${variant}"`);
+    if (beside !== null && chart === null)
+      fail(`${at}.beside`, "draws its run in the step's chart: give the step a chart");
     let metrics = strings(`${at}.metrics`, raw.metrics);
     if (raw.metrics !== undefined && compare === null)
       fail(`${at}.metrics`, 'only an A/B step (compare = [...]) has metrics');
@@ -437,6 +450,7 @@ export function parseLesson(
       highlights,
       chart,
       focus,
+      beside,
       compare,
       metrics,
     };
