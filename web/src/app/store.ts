@@ -185,7 +185,14 @@ export class SiteStore {
   private snap: Snapshot;
   private listeners = new Set<() => void>();
   private engine: EngineBridge | null = null;
+  /**
+   * Side B's own engine, started with the first run of B: A and B run at once, each in its
+   * worker (on a machine with two cores, an A/B change answers in the time of one run).
+   */
+  private engineB: EngineBridge | null = null;
+  /** The full experiment's workers, one per side: A and B run at once. */
   private jobs: EngineBridge | null = null;
+  private jobsB: EngineBridge | null = null;
   private inflight: Partial<Record<Side, boolean>> = {};
   private again: Partial<Record<Side, boolean>> = {};
   private urlTimer: ReturnType<typeof setTimeout> | null = null;
@@ -272,15 +279,24 @@ export class SiteStore {
       if (this.snap.state.b) await this.refresh('b');
       return;
     }
-    await this.refresh('a');
-    if (this.snap.state.b) await this.refresh('b');
+    // Both at once (B waits for A itself when A's window is still to be chosen).
+    await Promise.all([this.refresh('a'), this.snap.state.b ? this.refresh('b') : undefined]);
+  }
+
+  /** The worker that runs `side` (and keeps its last run for `describe`). */
+  private engineOf(side: Side): EngineBridge | null {
+    if (side === 'a' || !this.engine) return this.engine;
+    this.engineB ??= startEngine();
+    return this.engineB;
   }
 
   stop(): void {
     this.generation++;
     window.removeEventListener('popstate', this.onPopState);
     this.engine?.terminate();
+    this.engineB?.terminate();
     this.jobs?.terminate();
+    this.jobsB?.terminate();
     this.loading?.close();
     this.replay?.close();
   }
@@ -767,7 +783,7 @@ export class SiteStore {
 
   private async runSide(side: Side): Promise<void> {
     const gen = this.generation;
-    const engine = this.engine;
+    const engine = this.engineOf(side);
     const cfg = this.snap.state[side];
     if (!engine || !cfg || !this.snap[side]) return;
     // A recording on screen is side A: nothing to run.
@@ -856,13 +872,14 @@ export class SiteStore {
   async runExperiment(): Promise<void> {
     if (this.snap.experiment.running) return;
     this.jobs ??= startEngine();
-    const jobs = this.jobs;
     const sides: Side[] = this.snap.state.b ? ['a', 'b'] : ['a'];
+    if (this.snap.state.b) this.jobsB ??= startEngine();
+    const jobs = { a: this.jobs, b: this.jobsB };
     this.set({ experiment: { running: true, progress: {}, results: {}, error: null } });
     try {
-      for (const side of sides) {
+      const run = async (side: Side) => {
         const cfg = this.snap.state[side]!;
-        const result = await jobs.callWithProgress(
+        const result = await jobs[side]!.callWithProgress(
           'experiment',
           (done, total) => {
             const e = this.snap.experiment;
@@ -883,7 +900,8 @@ export class SiteStore {
             results: { ...e.results, [side]: { config: cfg, result } },
           },
         });
-      }
+      };
+      await Promise.all(sides.map(run));
       this.set({ experiment: { ...this.snap.experiment, running: false } });
     } catch (err) {
       this.set({
@@ -895,6 +913,8 @@ export class SiteStore {
   cancelExperiment(): void {
     this.jobs?.terminate();
     this.jobs = null;
+    this.jobsB?.terminate();
+    this.jobsB = null;
     this.set({ experiment: { ...this.snap.experiment, running: false } });
   }
 
@@ -905,8 +925,9 @@ export class SiteStore {
   async describe(side: Side, rows: number[]): Promise<DescribedRows> {
     if (side === 'a' && this.snap.a.model?.recording && this.replay)
       return this.replay.describe(rows);
-    const d = this.engine
-      ? await this.engine.call('describe', side, rows)
+    const engine = this.engineOf(side);
+    const d = engine
+      ? await engine.call('describe', side, rows)
       : { texts: rows.map(() => ''), autocorking: rows.map(() => null) };
     return { ...d, facts: d.texts.map(() => null) };
   }

@@ -1,7 +1,7 @@
 // The last step of a lesson: the A/B comparison its source document measured. Both variants
-// run to their end in the engine (in a worker of their own, without a trace); the table puts
-// the model's value of each metric (the engine's `sendpath compare` metrics) beside the
-// source's own number from the scenario's [source], and the ratio A/B of both.
+// run to their end in the engine (each in a worker of its own, at once, without a trace); the
+// table puts the model's value of each metric (the engine's `sendpath compare` metrics) beside
+// the source's own number from the scenario's [source], and the ratio A/B of both.
 
 import { useEffect, useMemo, useState } from 'react';
 
@@ -34,12 +34,13 @@ export function ABTable({ lesson, step }: { lesson: Lesson; step: LessonStep }) 
   });
 
   useEffect(() => {
-    const engine = startEngine();
+    // A and B each in a worker of their own, at once.
+    const engines = { a: startEngine(), b: startEngine() };
     let live = true;
     const go = async () => {
       const text = await loadScenario(lesson.scenario);
-      for (const side of ['a', 'b'] as const) {
-        const result = await engine.callWithProgress(
+      const run = async (side: Side) => {
+        const result = await engines[side].callWithProgress(
           'experiment',
           (done, total) => {
             if (live)
@@ -62,7 +63,8 @@ export function ABTable({ lesson, step }: { lesson: Lesson; step: LessonStep }) 
           progress: { ...r.progress, [side]: 1 },
           values: { ...r.values, [side]: result.metrics },
         }));
-      }
+      };
+      await Promise.all([run('a'), run('b')]);
       if (live) setRuns((r) => ({ ...r, phase: 'done' }));
     };
     go().catch((err: unknown) => {
@@ -75,7 +77,8 @@ export function ABTable({ lesson, step }: { lesson: Lesson; step: LessonStep }) 
     });
     return () => {
       live = false;
-      engine.terminate();
+      engines.a.terminate();
+      engines.b.terminate();
     };
   }, [lesson, step, compare]);
 
