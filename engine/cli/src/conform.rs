@@ -50,17 +50,19 @@ pub fn rows(dir: &Path, only: &[String]) -> Result<Vec<Row>, String> {
     let scenarios = dir.parent().unwrap_or(dir);
     let mut out = Vec::new();
     let mut ids = Vec::new();
+    let stem = |f: &PathBuf| f.file_stem().unwrap().to_string_lossy().to_string();
+    files.retain(|f| only.is_empty() || only.contains(&stem(f)));
+    let mut progress = crate::progress::Progress::new(files.len());
     for f in files {
-        let id = f.file_stem().unwrap().to_string_lossy().to_string();
-        if !only.is_empty() && !only.contains(&id) {
-            continue;
-        }
+        let id = stem(&f);
         let exp = parse_experiment(&read(&f)?, &f.display().to_string(), &id)?;
         let sc_path = scenarios.join(&exp.scenario);
         let src = read(&sc_path)?;
         out.extend(compare(&exp, &src, &sc_path.display().to_string(), &known)?);
+        progress.inc(&id);
         ids.push(id);
     }
+    progress.finish();
     // A known failure must name a recorded value of an experiment that exists.
     for (exp, values) in &known {
         if !only.is_empty() && !only.contains(exp) {

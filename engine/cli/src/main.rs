@@ -18,6 +18,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod conform;
+mod progress;
 
 use sendpath_core::scenario::MAX_SCENARIO_BYTES;
 use sendpath_core::{run_source, RunOptions, RunResult, VERSION};

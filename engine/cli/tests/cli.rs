@@ -279,3 +279,30 @@ fn help_prints_the_usage_and_an_unknown_command_is_refused_with_it() {
         "{err}"
     );
 }
+
+#[test]
+fn bench_json_reports_the_measured_runs_events_and_the_skbs_ip_sent() {
+    let bench = json(&[
+        "bench",
+        "scenarios/autocorking.toml",
+        "--set",
+        "sim.duration_ms=5",
+        "--json",
+    ]);
+    let run = json(&[&["run"], &AUTOCORK[..]].concat());
+    assert_eq!(bench["events"], run["events"]);
+    assert_eq!(bench["simulated_s"], run["elapsed_s"]);
+    let skbs =
+        counter(&run, "sender", "IpOutRequests") + counter(&run, "receiver", "IpOutRequests");
+    assert_eq!(bench["skbs"].as_u64(), Some(skbs));
+    assert!(bench["wall_s"].as_f64().unwrap() > 0.0, "{bench}");
+}
+
+#[test]
+fn conform_into_a_pipe_shows_no_progress_bar() {
+    // The experiments take more than a second in a test build (2.7 s here): on a terminal a
+    // bar would be on stderr by then; piped, stderr stays empty.
+    let o = sendpath(&["conform", "scenarios/conformance"]);
+    assert!(!o.stdout.is_empty());
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+}
