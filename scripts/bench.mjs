@@ -48,8 +48,11 @@ import {
 
 const WHO = 'bench';
 const BASELINE = join(ROOT, 'scripts', 'bench', 'baseline.json');
-/** How far a ratio may move from the baseline before --check reports it (timing noise). */
-const TOLERANCE = { wasm_ratio: 0.3, events_per_skb: 0.02 };
+/**
+ * How far a ratio may move from the baseline before --check reports it: CPU-time ratios came
+ * back within 3 % of each other at load averages from 7 to 15 on this 2-CPU machine.
+ */
+const TOLERANCE = { wasm_ratio: 0.15, events_per_skb: 0.02 };
 
 const { values: opt } = parseArgs({
   options: {
