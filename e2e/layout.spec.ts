@@ -83,6 +83,7 @@ const PANELS = [
   '.pipelines > *',
   '.sim-main > aside',
   '.sim-main > .player',
+  '.sim-main > .legend',
   '.sim-main > .intro',
   '.sim-main > .landing',
 ];

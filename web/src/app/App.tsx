@@ -16,6 +16,7 @@ import { Header } from './Header';
 import { msg } from '../i18n/messages';
 import { CaptureStatus, DropZone } from './Native';
 import { KeyList } from './KeyList';
+import { Legend } from './Legend';
 import { Pipeline } from './pipeline/Pipeline';
 import { changeSpeed, goToRow, logSide, Player, stepEvent, stepKind } from './Player';
 import { SiteStore } from './store';
@@ -234,9 +235,9 @@ function Page({ intro }: { intro: ReactNode }) {
               </div>
             ) : null,
           )}
-          <Legend />
         </section>
         <Player status={status} runState={runState} />
+        <Legend />
         {/* Beside the picture, as tall as it (scrolling inside); below 1100 px a sheet. */}
         <aside id="side-panel" className={`side-panel ${sheet ? 'open' : ''}`}>
           <div className="side-panel-scroll">
@@ -330,31 +331,5 @@ function Page({ intro }: { intro: ReactNode }) {
       <Shortcuts open={help} onClose={() => setHelp(false)} />
       <DropZone />
     </>
-  );
-}
-
-function Legend() {
-  const s = msg.pipeline.states;
-  const items: [string, string][] = [
-    ['skb-filling', s.filling],
-    ['skb-full', s.full],
-    ['skb-autocork', s.autocorked],
-    ['held-nagle', s.held('nagle')],
-    ['held-tsq', s.held('tsq')],
-    ['held-cwnd', s.held('cwnd')],
-    ['held-pacing', s.held('pacing')],
-    ['skb-sent', s.sent],
-    ['app-writing', s.writing],
-    ['app-sleeping', s.sleeping('sndbuf / notsent_lowat')],
-    ['delack', s.delack],
-  ];
-  return (
-    <ul className="legend pipeline-legend" aria-label={msg.pipeline.legend}>
-      {items.map(([cls, label]) => (
-        <li key={cls}>
-          <span className={`swatch sw-${cls}`} aria-hidden="true" /> {label}
-        </li>
-      ))}
-    </ul>
   );
 }

@@ -21,6 +21,7 @@ import type { Lesson, LessonStep, PipelineElement } from '../model/lesson';
 import { defaultState, serializeState } from '../model/urlstate';
 import { ABTable } from './ABTable';
 import { KeyCounters } from '../app/KeyCounters';
+import { Legend } from '../app/Legend';
 import { prefersReducedMotion } from '../shared/motion';
 import { useText } from '../shared/useLang';
 
@@ -248,6 +249,7 @@ function StepRunView({
         </div>
       )}
       <Player status={status} runState={runState} marks={marks} />
+      <Legend />
       {step.chart && a && (
         <div
           className="lesson-highlight step-chart"

@@ -101,6 +101,8 @@ export const en = {
       writing: 'in send()',
       idle: 'between send() calls',
       delack: 'receiver: delayed-ACK timer running',
+      packet: 'packet below TCP (a shade per flow)',
+      ack: 'ACK on its way back',
     },
     lanesMore: (shown: number, total: number) => `showing ${shown} of ${total} sockets`,
     selectHint: 'Click an skb to see why it waits.',

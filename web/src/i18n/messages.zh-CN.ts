@@ -97,6 +97,8 @@ export const zhCN = {
       writing: '在 send() 中',
       idle: '两次 send() 之间',
       delack: '接收方：延迟确认定时器运行中',
+      packet: 'TCP 之下的数据包（每条流一种深浅）',
+      ack: '返回途中的 ACK',
     },
     lanesMore: (shown: number, total: number) => `显示 ${total} 个 socket 中的 ${shown} 个`,
     selectHint: '点击一个 skb，查看它为什么在等待。',
