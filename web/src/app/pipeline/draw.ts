@@ -460,7 +460,7 @@ export function drawScene(
   hits.add(geo.rect(wire.u0, wire.u1, 0, LANES_END), 'wire', 0);
   const wireLen = wire.u1 - wire.u0;
   g.textBaseline = 'middle';
-  const labels: [string, number, number][] = [];
+  const labels: SegLabel[] = [];
   for (const p of scene.wire) {
     const t0 = P.tWire[p]!;
     const t1 = P.tRx[p]!;
@@ -476,13 +476,24 @@ export function drawScene(
     if (r.w < 2 && geo.orientation === 'horizontal') r.w = 2;
     if (r.h < 2 && geo.orientation === 'vertical') r.h = 2;
     packetBox(p, r);
-    if (P.segs[p]! > 1 && (geo.orientation === 'horizontal' ? r.w : r.h) > 18) {
-      labels.push([`×${P.segs[p]}`, r.x + 2, r.y + r.h / 2]);
+    if (P.segs[p]! > 1) {
+      const text = `×${P.segs[p]}`;
+      const colour = P.type[p] === PKT_ACK ? pal.ack : flow(laneOfPkt(p));
+      labels.push({
+        text,
+        x: r.x + 2,
+        y: r.y + r.h / 2,
+        w: g.measureText(text).width,
+        box: r,
+        colour,
+      });
     }
   }
   batch.flush(g);
-  g.fillStyle = '#fff';
-  for (const [text, x, y] of labels) g.fillText(text, x, y);
+  for (const l of fitLabels(labels, pal.fontPx, geo.orientation)) {
+    g.fillStyle = lightColour(l.colour) ? '#111111' : '#ffffff';
+    g.fillText(l.text, l.x, l.y);
+  }
 
   // ---- receiver ----
   const rx = geo.stage('rx');
@@ -686,4 +697,56 @@ class Batch {
     g.globalAlpha = 1;
     this.groups.clear();
   }
+}
+
+/** A packet's segment count (`×45`) to write on it, with its packet's box. */
+export interface SegLabel {
+  text: string;
+  /** Where the text starts (left, vertical middle), CSS px. */
+  x: number;
+  y: number;
+  /** The text's width, px. */
+  w: number;
+  box: Rect;
+  /** The packet's colour (the text is dark on a light one, white on a dark one). */
+  colour: string;
+}
+
+/**
+ * The labels to write: each inside its own packet (along the path; across a vertical
+ * pipeline's packet it needs the text's height), and none over a label already written, so two
+ * packets close together never read "×45×45".
+ */
+export function fitLabels(
+  labels: readonly SegLabel[],
+  fontPx: number,
+  orientation: Orientation,
+): SegLabel[] {
+  const kept: SegLabel[] = [];
+  const h = fontPx * 1.1;
+  for (const l of labels) {
+    const fits =
+      orientation === 'horizontal'
+        ? l.w + 4 <= l.box.w && h <= l.box.h + 2
+        : l.w + 4 <= l.box.w && h + 2 <= l.box.h;
+    if (!fits) continue;
+    const clear = kept.every(
+      (k) =>
+        l.x + l.w <= k.x ||
+        k.x + k.w <= l.x ||
+        l.y + h / 2 <= k.y - h / 2 ||
+        k.y + h / 2 <= l.y - h / 2,
+    );
+    if (clear) kept.push(l);
+  }
+  return kept;
+}
+
+/** Whether a `#rrggbb` colour is light (relative luminance above one half). */
+export function lightColour(hex: string): boolean {
+  const m = /^#([0-9a-f]{6})$/i.exec(hex.trim());
+  if (!m) return false;
+  const [r, g, b] = [0, 2, 4].map((i) => Number.parseInt(m[1]!.slice(i, i + 2), 16) / 255);
+  const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!) > 0.5;
 }
