@@ -120,3 +120,26 @@ test('with the system in dark mode, lessons, the lesson list and About are dark 
     expect(await seriousViolations(page), q).toEqual([]);
   }
 });
+
+for (const colorScheme of ['light', 'dark'] as const)
+  test(`presenter mode's menu, key list, moment and A/B side have no serious accessibility violation (${colorScheme})`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await page.goto('./?lesson=tcp-small-queues&step=2&lang=en');
+    await expect(page.locator('[data-testid="step-stage"] [data-run-state="ready"]')).toBeVisible({
+      timeout: 60_000,
+    });
+    // The A/B side's badge, the moment's marker and button, the legend, every key counter.
+    await page.keyboard.press('n');
+    await expect(page.getByTestId('side-badge')).toBeVisible();
+    await expect(page.getByTestId('time-mark')).toBeVisible();
+    expect(await seriousViolations(page), 'step').toEqual([]);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.locator('#presenter-menu')).toBeVisible();
+    expect(await seriousViolations(page), 'menu').toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    await expect(page.getByRole('dialog', { name: 'Keys' })).toBeVisible();
+    expect(await seriousViolations(page), 'keys').toEqual([]);
+  });
