@@ -325,6 +325,16 @@ test('a step marks its moment on the time line, M jumps there, and it names and 
   await page.keyboard.press('m');
   await expect(time).toHaveText(opened);
   await expect(stage.getByRole('button', { name: 'Play' })).toBeVisible();
+  // The moment's test, as the kernel writes it, with the two numbers it compared then.
+  const formula = stage.getByTestId('moment-formula');
+  await expect(formula).toContainText('tcp_small_queue_check(): sk_wmem_alloc');
+  const [wmem, limit] = (
+    /sk_wmem_alloc ([\d,]+) > limit ([\d,]+)/.exec(await formula.innerText()) ?? []
+  )
+    .slice(1)
+    .map((v) => Number(v.replace(/,/g, '')));
+  expect(wmem).toBeGreaterThan(limit!);
+  expect(limit).toBeGreaterThan(0);
   // The chart the step talks about is on screen, outlined, and named in "Look at".
   await expect(stage.getByTestId('step-chart')).toHaveClass(/lesson-highlight/);
   await expect(stage.getByTestId('step-chart')).toContainText(

@@ -14,6 +14,8 @@ import { msg } from '../i18n/messages';
 import { Pipeline } from '../app/pipeline/Pipeline';
 import { changeSpeed, goToRow, Player, stepKind, type TimeMark } from '../app/Player';
 import { schemaOf, stepKinds, stepMatcher } from '../model/log';
+import { simRow } from '../model/logRow';
+import { formatCount } from '../model/format';
 import { nextRow } from '../model/trace';
 import { SiteStore } from '../app/store';
 import { formatNs } from '../model/format';
@@ -234,6 +236,7 @@ function StepRunView({
         </p>
       )}
       <Pipeline side="a" highlight={highlight} fill />
+      {schema && a && row >= 0 && <MomentFormula fields={simRow(schema, a.cols, row, null)} />}
       {(side || marks.length > 0) && (
         <div className="stage-line">
           {side && (
@@ -282,4 +285,28 @@ function momentRow(
   if (!m || !schema || !focus) return -1;
   const match = stepMatcher(m, schema, focus);
   return match ? nextRow(m.cols, -1, match, 1) : -1;
+}
+
+/**
+ * The test the step's moment made, as the kernel writes it, with the numbers it compared then
+ * (from the trace row itself): the mechanism's formula with today's values.
+ */
+function MomentFormula({ fields }: { fields: ReturnType<typeof simRow> }) {
+  const t = useText();
+  if (!fields) return null;
+  const n = (k: string) => formatCount(fields.f[k] ?? 0);
+  let text: string | null = null;
+  if (fields.kind === 'autocork')
+    text = t.lesson.formula.autocork(n('skb_len'), n('size_goal'), n('wmem_alloc'), n('truesize'));
+  else if (fields.kind === 'xmit_hold') {
+    const gate = fields.gates[fields.f.gate ?? -1];
+    if (gate === 'tsq') text = t.lesson.formula.tsq(n('a'), n('b'));
+    else if (gate === 'nagle') text = t.lesson.formula.nagle(n('a'), n('b'));
+  }
+  if (text === null) return null;
+  return (
+    <p className="moment-formula" data-testid="moment-formula">
+      <code>{text}</code>
+    </p>
+  );
 }

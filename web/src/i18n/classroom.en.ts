@@ -54,6 +54,14 @@ const en = {
     toMoment: 'To the moment (M)',
     chart: (title: string) => `the chart “${title}”`,
     chartSide: (side: string, variant: string) => `${side}: ${variant}`,
+    formula: {
+      autocork: (len: string, goal: string, wmem: string, truesize: string) =>
+        `tcp_should_autocork(): skb->len ${len} < size_goal ${goal} && sk_wmem_alloc ${wmem} > skb->truesize ${truesize}: tcp_push holds the skb and sets TSQ_THROTTLED`,
+      tsq: (wmem: string, limit: string) =>
+        `tcp_small_queue_check(): sk_wmem_alloc ${wmem} > limit ${limit}, limit = min(max(2 * skb->truesize, sk_pacing_rate >> sk_pacing_shift), tcp_limit_output_bytes) since 3.19: set TSQ_THROTTLED, stop`,
+      nagle: (sml: string, una: string) =>
+        `tcp_nagle_check(): skb->len < MSS && snd_sml ${sml} > snd_una ${una} (a small segment unacknowledged): hold`,
+    },
     keyList: [
       ['Space, →, PageDown', 'next step'],
       ['←, PageUp', 'previous step'],

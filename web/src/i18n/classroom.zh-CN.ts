@@ -48,6 +48,14 @@ export const zhCN = {
     toMoment: '跳到该时刻（M）',
     chart: (title: string) => `图表“${title}”`,
     chartSide: (side: string, variant: string) => `${side}：${variant}`,
+    formula: {
+      autocork: (len: string, goal: string, wmem: string, truesize: string) =>
+        `tcp_should_autocork()：skb->len ${len} < size_goal ${goal} && sk_wmem_alloc ${wmem} > skb->truesize ${truesize}：tcp_push 暂扣该 skb 并置位 TSQ_THROTTLED`,
+      tsq: (wmem: string, limit: string) =>
+        `tcp_small_queue_check()：sk_wmem_alloc ${wmem} > 上限 ${limit}，自 3.19 起上限 = min(max(2 * skb->truesize, sk_pacing_rate >> sk_pacing_shift), tcp_limit_output_bytes)：置位 TSQ_THROTTLED，停止发送`,
+      nagle: (sml: string, una: string) =>
+        `tcp_nagle_check()：skb->len < MSS && snd_sml ${sml} > snd_una ${una}（有小分段尚未确认）：暂扣`,
+    },
     keyList: [
       ['空格、→、PageDown', '下一步'],
       ['←、PageUp', '上一步'],
