@@ -180,7 +180,11 @@ fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         space >>= 1;
         rcv_wscale += 1;
     }
-    let full_space = crate::net::ipv4::tcp_output::tcp_win_from_space(sk_rcvbuf as i64) as u64;
+    let full_space = crate::net::ipv4::tcp_output::__tcp_win_from_space(
+        profile.kernel.at_least(6, 6),
+        TCP_DEFAULT_SCALING_RATIO,
+        sk_rcvbuf as i64,
+    ) as u64;
     let wmss = mss_cache as u64;
     let mut rcv_wnd = if full_space > wmss {
         full_space / wmss * wmss
@@ -330,6 +334,12 @@ fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
                 .clamp(TCP_MIN_MSS, TCP_MSS_DEFAULT),
         },
         rcvq_space: Default::default(),
+        scaling_ratio: TCP_DEFAULT_SCALING_RATIO,
+        rcv_rtt_est_us8: 0,
+        rcv_rtt_est_seq: 0,
+        rcv_rtt_est_time_ns: 0,
+        rcv_rtt_last_tsecr_ms: 0,
+        ts_recent_ms: 0,
         app: 0,
         writer_waiting: false,
         reader_waiting: false,

@@ -80,6 +80,8 @@ pub struct Packet {
     /// TCP flags ([`tcp_flags`]).
     pub flags: u8,
     /// When TCP handed the packet to IP (ns); lets tracing measure sojourn times.
+    /// The TCP timestamp option's TSecr, ms (`tcp_time_stamp_ts` echoed; 0: none).
+    pub tsecr_ms: u64,
     pub sent_ns: u64,
 }
 

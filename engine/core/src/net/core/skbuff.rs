@@ -32,6 +32,7 @@ impl Packet {
             ack_seq: 0,
             window: 65535,
             flags: tcp_flags::ACK,
+            tsecr_ms: 0,
             sent_ns: 0,
         }
     }

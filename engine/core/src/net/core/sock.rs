@@ -59,6 +59,10 @@ pub const TCP_NUM_SACKS: usize = 4;
 
 /// `TCP_INIT_CWND` (RFC 6928).
 pub const TCP_INIT_CWND: u32 = 10;
+/// `TCP_RMEM_TO_WIN_SCALE` and `TCP_DEFAULT_SCALING_RATIO` (6.6+, dfa2f0483360): window bytes
+/// per receive-buffer byte in 1/256, half until the first data measures it.
+pub const TCP_RMEM_TO_WIN_SCALE: u32 = 8;
+pub const TCP_DEFAULT_SCALING_RATIO: u32 = 1 << (TCP_RMEM_TO_WIN_SCALE - 1);
 /// `TCP_MAX_QUICKACKS`.
 pub const TCP_MAX_QUICKACKS: u8 = 16;
 /// `TCP_MSS_DEFAULT` (RFC 1122 default when no MSS option).
@@ -579,6 +583,18 @@ pub struct TcpSock {
     pub rcv_sack: RcvSack,
     pub icsk_ack: IcskAck,
     pub rcvq_space: RcvqSpace,
+    /// `tp->scaling_ratio` (6.6+): the share of the receive buffer (truesize) that becomes
+    /// window, in 1/256 (`TCP_RMEM_TO_WIN_SCALE`), measured from the received skbs' len over
+    /// truesize; `TCP_DEFAULT_SCALING_RATIO` (128, half) until the first data.
+    pub scaling_ratio: u32,
+    /// `tp->rcv_rtt_est.rtt_us` (scaled by 8), the receiver's RTT estimate that paces
+    /// receive-buffer autotuning; and `rcv_rtt_est.seq`/`.time` for the window-based sample.
+    pub rcv_rtt_est_us8: u64,
+    pub rcv_rtt_est_seq: u64,
+    pub rcv_rtt_est_time_ns: u64,
+    /// `tp->rcv_rtt_last_tsecr` (ms) and `tp->rx_opt.ts_recent` (the peer's last TSval, ms).
+    pub rcv_rtt_last_tsecr_ms: u64,
+    pub ts_recent_ms: u64,
 
     // ---- application linkage ----
     /// The application that owns this socket.

@@ -331,7 +331,7 @@ pub fn tcp_cleanup_rbuf(w: &mut Stack, sk: SockId, copied: u64) {
     if copied > 0 && !time_to_ack {
         let rcv_window_now = tcp_receive_window(tp) as u64;
         if 2 * rcv_window_now <= tp.window_clamp {
-            let new_window = __tcp_select_window(tp) as u64;
+            let new_window = __tcp_select_window(&mut w.socks[sk as usize]) as u64;
             // "Send ACK now, if this read freed lots of space in our buffer."
             if new_window != 0 && new_window >= 2 * rcv_window_now {
                 time_to_ack = true;

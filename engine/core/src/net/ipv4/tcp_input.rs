@@ -34,8 +34,8 @@ use crate::net::host::Stack;
 use crate::net::ipv4::tcp::{sk_data_ready, sk_stream_write_space};
 use crate::net::ipv4::tcp_cong::{self};
 use crate::net::ipv4::tcp_output::{
-    __tcp_select_window, in_pingpong_mode, tcp_ato_min, tcp_push_pending_frames, tcp_send_ack,
-    tcp_send_delayed_ack, tcp_win_from_space,
+    __tcp_select_window, in_pingpong_mode, rcv_scaling, tcp_ato_min, tcp_push_pending_frames,
+    tcp_send_ack, tcp_send_delayed_ack, tcp_space, tcp_space_from_win, tcp_win_from_space,
 };
 use crate::net::ipv4::tcp_rate::{tcp_rate_gen, tcp_rate_skb_delivered, RateSample};
 use crate::net::ipv4::tcp_timer;
@@ -75,6 +75,11 @@ pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
         c.rx_skb_ns + c.rx_seg_ns * pkt.gso_segs.max(1) as u64
     };
     w.charge(sk, cost);
+    let tp = &mut w.socks[sk as usize];
+    if tp.net.sysctl.tcp_timestamps && pkt.seq <= tp.rcv_wup {
+        // tcp_replace_ts_recent: remember the peer's TSval (its send time, ms) to echo.
+        tp.ts_recent_ms = pkt.sent_ns / 1_000_000;
+    }
     match w.socks[sk as usize].state {
         TcpState::Closed => {}
         TcpState::SynSent => tcp_rcv_synsent_state_process(w, sk, &pkt),
@@ -183,6 +188,7 @@ fn tcp_rcv_synsent_state_process(w: &mut Stack, sk: SockId, pkt: &Packet) {
 fn tcp_finish_connect(w: &mut Stack, sk: SockId, rtt_us: u64) {
     let hz = w.hz;
     let now_j = w.jiffies();
+    let now_ns = w.now_ns;
     let tp = &mut w.socks[sk as usize];
     tp.state = TcpState::Established;
     // "Prevent spurious tcp_cwnd_restart() on first data packet"; the ACK engine's clock.
@@ -191,7 +197,7 @@ fn tcp_finish_connect(w: &mut Stack, sk: SockId, rtt_us: u64) {
     tcp_rtt_estimator(tp, rtt_us.max(1));
     tcp_set_rto(tp);
     tp.min_rtt_us = rtt_us.max(1);
-    tcp_init_buffer_space(tp);
+    tcp_init_buffer_space(tp, now_ns);
     tp.snd_cwnd_stamp = 0;
     // The SYN (or SYN-ACK) is delivered: tcp_clean_rtx_queue counts it on the active side,
     // "tp->delivered++; /* SYN-ACK delivery isn't tracked in tcp_ack */" on the passive one.
@@ -222,7 +228,7 @@ fn tcp_finish_connect(w: &mut Stack, sk: SockId, rtt_us: u64) {
 
 /// `tcp_init_buffer_space`: the send buffer from `tcp_sndbuf_expand`, the receive buffer
 /// (`tcp_fixup_rcvbuf` before 4.19), `window_clamp` and `rcv_ssthresh`.
-fn tcp_init_buffer_space(tp: &mut TcpSock) {
+fn tcp_init_buffer_space(tp: &mut TcpSock, now_ns: u64) {
     if !tp.sndbuf_locked {
         tcp_sndbuf_expand(tp);
     }
@@ -237,9 +243,13 @@ fn tcp_init_buffer_space(tp: &mut TcpSock) {
             tp.sk_rcvbuf = rcvmem.min(tp.net.sysctl.tcp_rmem[2]);
         }
     }
-    tp.rcvq_space.space = tp.rcv_wnd.min(TCP_INIT_CWND as u64 * tp.advmss as u64);
+    if !rcv_scaling(tp) {
+        tp.rcvq_space.space = tp.rcv_wnd.min(TCP_INIT_CWND as u64 * tp.advmss as u64);
+    } else {
+        tp.rcvq_space.time_ns = now_ns;
+    }
     tp.rcvq_space.seq = tp.copied_seq;
-    let maxwin = tcp_win_from_space(tp.sk_rcvbuf as i64) as u64;
+    let maxwin = tcp_win_from_space(tp, tp.sk_rcvbuf as i64) as u64;
     // tcp_app_win = 31: reserve one segment.
     if tp.window_clamp >= maxwin {
         tp.window_clamp = maxwin;
@@ -248,6 +258,14 @@ fn tcp_init_buffer_space(tp: &mut TcpSock) {
         tp.window_clamp = (2 * tp.advmss as u64).max(maxwin - tp.advmss as u64);
     }
     tp.rcv_ssthresh = tp.rcv_ssthresh.min(tp.window_clamp);
+    if rcv_scaling(tp) {
+        // 6.x: "tp->rcvq_space.space = min3(tp->rcv_ssthresh, tp->rcv_wnd, TCP_INIT_CWND *
+        // tp->advmss)", after the clamp.
+        tp.rcvq_space.space = tp
+            .rcv_ssthresh
+            .min(tp.rcv_wnd)
+            .min(TCP_INIT_CWND as u64 * tp.advmss as u64);
+    }
 }
 
 /// `tcp_sndbuf_expand` (3.13+, 6ae705323b71): room for twice the congestion window of
@@ -306,8 +324,11 @@ pub fn tcp_rcv_established(w: &mut Stack, sk: SockId, pkt: &Packet) {
         tcp_rcv_established(w, sk, &p);
         return;
     }
-    // tcp_queue_rcv: in-order data joins the receive queue.
-    let truesize = payload + w.socks[sk as usize].profile.skb_truesize_overhead() as u64;
+    // The fast path's tcp_rcv_rtt_measure_ts, then tcp_queue_rcv: in-order data joins the
+    // receive queue.
+    let now = w.now_ns;
+    tcp_rcv_rtt_measure_ts(&mut w.socks[sk as usize], pkt, now);
+    let truesize = rx_truesize(w, sk, pkt);
     let tp = &mut w.socks[sk as usize];
     tp.rcv_nxt = pkt.end_seq;
     tp.sk_rmem_alloc += truesize;
@@ -347,15 +368,44 @@ pub fn tcp_rcv_established(w: &mut Stack, sk: SockId, pkt: &Packet) {
     sk_data_ready(w, sk);
 }
 
+/// The truesize of a received data skb, which the receive buffer is charged and 6.x's
+/// `scaling_ratio` is measured on:
+/// - the lab's forwarder writes each frame from user space into a linear skb
+///   (`packet_snd` → `alloc_skb`): the head is a power-of-two kmalloc for the frame, the
+///   `NET_SKB_PAD` headroom and `skb_shared_info`, so a 2-segment frame takes a 4 KB head and
+///   `SKB_TRUESIZE` 4352 (Linux 6.18's receiver measured `scaling_ratio` 170 = 2896 × 256 /
+///   4352 in the lab's `tcp:tcp_rcvbuf_grow` trace);
+/// - a NIC, and a veth pair: the payload and `SKB_TRUESIZE`'s overhead.
+///
+/// Simplified: on a veth pair the receiver gets the sender's own skb (its clone, truesize
+/// copied), which for small writes is far larger than the payload; the model does not carry
+/// the sender's truesize across, because with it the model's 128-byte writers end
+/// window-limited where Linux's are not (cause not isolated); visible effect: the veth
+/// receiver's `scaling_ratio` is higher than Linux's.
+fn rx_truesize(w: &Stack, sk: SockId, pkt: &Packet) -> u64 {
+    let tp = &w.socks[sk as usize];
+    let overhead = tp.profile.skb_truesize_overhead() as u64;
+    if w.cfg.link.forwarder {
+        const NET_SKB_PAD: u64 = 64;
+        const SHINFO: u64 = 320;
+        let head = (pkt.len as u64 + NET_SKB_PAD + SHINFO).next_power_of_two();
+        head - SHINFO + overhead
+    } else {
+        pkt.payload_len() as u64 + overhead
+    }
+}
+
 /// `tcp_event_data_recv`: schedule an ACK, measure the peer's MSS, adapt `ato` to the
 /// inter-arrival time, grant quick ACKs on the first data and after idle, grow the window.
 fn tcp_event_data_recv(w: &mut Stack, sk: SockId, pkt: &Packet, truesize: u64) {
     let now_j = w.jiffies();
+    let now_ns = w.now_ns;
     let ato_min = tcp_ato_min(w.hz);
     let rto_j = w.socks[sk as usize].rto_ns * w.hz / 1_000_000_000;
     let tp = &mut w.socks[sk as usize];
     tp.icsk_ack.pending |= ICSK_ACK_SCHED; // inet_csk_schedule_ack
-    tcp_measure_rcv_mss(tp, pkt);
+    tcp_measure_rcv_mss(tp, pkt, truesize);
+    tcp_rcv_rtt_measure(tp, now_ns);
     if tp.icsk_ack.ato == 0 {
         // "The _first_ data packet received, initialize delayed ACK engine."
         tcp_incr_quickack(tp, TCP_MAX_QUICKACKS);
@@ -381,7 +431,7 @@ fn tcp_event_data_recv(w: &mut Stack, sk: SockId, pkt: &Packet, truesize: u64) {
 
 /// `tcp_measure_rcv_mss`: track the peer's segment size; a short segment (end of a write)
 /// sets `ICSK_ACK_PUSHED`, a second one `ICSK_ACK_PUSHED2`.
-fn tcp_measure_rcv_mss(tp: &mut TcpSock, pkt: &Packet) {
+fn tcp_measure_rcv_mss(tp: &mut TcpSock, pkt: &Packet, truesize: u64) {
     let lss = tp.icsk_ack.last_seg_size;
     tp.icsk_ack.last_seg_size = 0;
     let len = if pkt.gso_segs > 1 {
@@ -390,6 +440,21 @@ fn tcp_measure_rcv_mss(tp: &mut TcpSock, pkt: &Packet) {
         pkt.payload_len()
     };
     if len >= tp.icsk_ack.rcv_mss {
+        if rcv_scaling(tp) && len != tp.icsk_ack.rcv_mss {
+            // 6.6+: "only adjust scaling_ratio when we update icsk_ack.rcv_mss": skb->len
+            // (the payload) over its truesize; a new ratio re-derives the window clamp from
+            // the buffer (tcp_set_window_clamp), and autotuning's base cannot exceed it.
+            let val = ((pkt.payload_len() as u64) << TCP_RMEM_TO_WIN_SCALE) / truesize.max(1);
+            let old_ratio = tp.scaling_ratio;
+            tp.scaling_ratio = (val.min(255) as u32).max(1);
+            if old_ratio != tp.scaling_ratio {
+                let val = tcp_win_from_space(tp, tp.sk_rcvbuf as i64).max(0) as u64;
+                tcp_set_window_clamp(tp, val);
+                if tp.window_clamp < tp.rcvq_space.space {
+                    tp.rcvq_space.space = tp.window_clamp;
+                }
+            }
+        }
         tp.icsk_ack.rcv_mss = len.min(tp.advmss);
         if tp.profile.psh_full_segment_pushed && pkt.flags & tcp_flags::PSH != 0 {
             tp.icsk_ack.pending |= ICSK_ACK_PUSHED;
@@ -443,9 +508,13 @@ pub fn tcp_in_quickack_mode(tp: &TcpSock) -> bool {
 /// `__tcp_ack_snd_check`: ACK now if more than one full frame is unacknowledged (and the
 /// window would not shrink), in quick-ACK mode, or on `ICSK_ACK_NOW`; otherwise delay.
 fn __tcp_ack_snd_check(w: &mut Stack, sk: SockId) {
-    let tp = &w.socks[sk as usize];
+    let tp = &mut w.socks[sk as usize];
+    // "More than one full frame received... and right edge of window advances far enough";
+    // 6.x also ACKs while less than SO_RCVLOWAT (1) is unread.
     let two_frames = tp.rcv_nxt - tp.rcv_wup > tp.icsk_ack.rcv_mss as u64
-        && __tcp_select_window(tp) as u64 >= tp.rcv_wnd;
+        && ((rcv_scaling(tp) && tp.rcv_nxt - tp.copied_seq < 1)
+            || __tcp_select_window(tp) as u64 >= tp.rcv_wnd);
+    let tp = &w.socks[sk as usize];
     if two_frames {
         tcp_send_ack(w, sk, AckReason::TwoFrames);
     } else if tcp_in_quickack_mode(tp) {
@@ -466,8 +535,7 @@ fn __tcp_ack_snd_check(w: &mut Stack, sk: SockId) {
 fn tcp_data_queue_ofo(w: &mut Stack, sk: SockId, pkt: &Packet) {
     let host = w.socks[sk as usize].host;
     w.mib(host).inc(Mib::TcpExtTCPOFOQueue);
-    let truesize =
-        pkt.payload_len() as u64 + w.socks[sk as usize].profile.skb_truesize_overhead() as u64;
+    let truesize = rx_truesize(w, sk, pkt);
     let tp = &mut w.socks[sk as usize];
     tp.icsk_ack.pending |= ICSK_ACK_SCHED; // inet_csk_schedule_ack
     let (seq, end_seq) = (pkt.seq, pkt.end_seq);
@@ -549,12 +617,54 @@ fn tcp_dsack_set(w: &mut Stack, sk: SockId, seq: u64, end_seq: u64) {
     w.socks[sk as usize].rcv_sack.duplicate_sack = Some((seq, end_seq));
 }
 
+/// `tcp_set_window_clamp` (6.x): a new clamp; when it grows, `rcv_ssthresh` may follow up to
+/// the window already offered.
+pub fn tcp_set_window_clamp(tp: &mut TcpSock, val: u64) {
+    let new_clamp = val.max(SOCK_MIN_RCVBUF / 2);
+    let old_clamp = tp.window_clamp;
+    if new_clamp == old_clamp {
+        return;
+    }
+    tp.window_clamp = new_clamp;
+    if new_clamp < old_clamp {
+        // __tcp_adjust_rcv_ssthresh without memory pressure.
+        tp.rcv_ssthresh = tp.rcv_ssthresh.min(new_clamp);
+    } else {
+        tp.rcv_ssthresh = tp.rcv_ssthresh.max(tp.rcv_wnd.min(new_clamp));
+    }
+}
+
 /// `tcp_grow_window`: raise `rcv_ssthresh` (the window we are willing to offer) by at least
 /// twice the segment, while the buffer has room.
+///
+/// 6.x (net/ipv4/tcp_input.c, 6.18): the increase is bounded by the room left below the clamp
+/// and the free space (`min(window_clamp, tcp_space) - rcv_ssthresh`), and a skb whose
+/// truesize is too large for its length gets the slow check `__tcp_grow_window`.
+///
+/// Simplified:
+/// - no `truesize_adjust` (page-frag skbs without a linear part): the skbs the model receives
+///   are linear or come whole from the sender; visible effect: none for them.
 fn tcp_grow_window(tp: &mut TcpSock, len: u64, truesize: u64) {
-    let space = tcp_win_from_space(tp.sk_rcvbuf as i64 - tp.sk_rmem_alloc as i64);
+    if rcv_scaling(tp) {
+        let room = (tp.window_clamp as i64).min(tcp_space(tp)) - tp.rcv_ssthresh as i64;
+        if room <= 0 {
+            return;
+        }
+        let mut incr = if tcp_win_from_space(tp, truesize as i64) <= len as i64 {
+            2 * tp.advmss as u64
+        } else {
+            __tcp_grow_window(tp, len, truesize)
+        };
+        if incr > 0 {
+            incr = incr.max(2 * len);
+            tp.rcv_ssthresh += incr.min(room as u64);
+            tp.icsk_ack.quick |= 1;
+        }
+        return;
+    }
+    let space = tcp_win_from_space(tp, tp.sk_rcvbuf as i64 - tp.sk_rmem_alloc as i64);
     if tp.rcv_ssthresh < tp.window_clamp && (tp.rcv_ssthresh as i64) < space {
-        let mut incr = if tcp_win_from_space(truesize as i64) <= len as i64 {
+        let mut incr = if tcp_win_from_space(tp, truesize as i64) <= len as i64 {
             2 * tp.advmss as u64
         } else {
             0
@@ -567,15 +677,94 @@ fn tcp_grow_window(tp: &mut TcpSock, len: u64, truesize: u64) {
     }
 }
 
+/// `__tcp_grow_window`: the slow part of check #2: grow only while `rcv_ssthresh` is small
+/// against what skbs with this overhead would fill in `tcp_rmem[2]`.
+fn __tcp_grow_window(tp: &TcpSock, len: u64, truesize: u64) -> u64 {
+    let mut truesize = tcp_win_from_space(tp, truesize as i64) >> 1;
+    let mut window = tcp_win_from_space(tp, tp.net.sysctl.tcp_rmem[2] as i64) >> 1;
+    while tp.rcv_ssthresh as i64 <= window {
+        if truesize <= len as i64 {
+            return 2 * tp.icsk_ack.rcv_mss as u64;
+        }
+        truesize >>= 1;
+        window >>= 1;
+    }
+    0
+}
+
+/// `tcp_rcv_rtt_update`: the receiver's RTT estimate (scaled by 8): smoothed by 1/8 from
+/// timestamps (`win_dep` false), or only ever lowered by the window-based samples.
+fn tcp_rcv_rtt_update(tp: &mut TcpSock, sample_us: u64, win_dep: bool) {
+    let mut new_sample = tp.rcv_rtt_est_us8;
+    let m = sample_us as i64;
+    if new_sample != 0 {
+        if !win_dep {
+            new_sample = (new_sample as i64 + m - (new_sample >> 3) as i64).max(1) as u64;
+        } else if ((m as u64) << 3) < new_sample {
+            new_sample = (m as u64) << 3;
+        }
+    } else {
+        new_sample = (m as u64) << 3;
+    }
+    tp.rcv_rtt_est_us8 = new_sample;
+}
+
+/// `tcp_rcv_rtt_measure` (from `tcp_event_data_recv`): one sample per window of data, the
+/// time for `rcv_nxt` to pass the right edge of the window offered when it started.
+fn tcp_rcv_rtt_measure(tp: &mut TcpSock, now_ns: u64) {
+    if !rcv_scaling(tp) {
+        return;
+    }
+    if tp.rcv_rtt_est_time_ns != 0 {
+        if tp.rcv_nxt < tp.rcv_rtt_est_seq {
+            return;
+        }
+        let delta_us = ((now_ns - tp.rcv_rtt_est_time_ns) / 1000).max(1);
+        tcp_rcv_rtt_update(tp, delta_us, true);
+    }
+    tp.rcv_rtt_est_seq = tp.rcv_nxt + tp.rcv_wnd;
+    tp.rcv_rtt_est_time_ns = now_ns;
+}
+
+/// `tcp_rcv_rtt_measure_ts`: a sample from the timestamp option each time the echoed TSecr
+/// changes on a segment of at least `rcv_mss`: now minus the TSval we sent, in ms
+/// (`TCP_TS_HZ` 1000, `tcp_rtt_tsopt_us`: at least 1 ms).
+fn tcp_rcv_rtt_measure_ts(tp: &mut TcpSock, pkt: &Packet, now_ns: u64) {
+    if !rcv_scaling(tp) || pkt.tsecr_ms == 0 || pkt.tsecr_ms == tp.rcv_rtt_last_tsecr_ms {
+        return;
+    }
+    tp.rcv_rtt_last_tsecr_ms = pkt.tsecr_ms;
+    if pkt.end_seq - pkt.seq >= tp.icsk_ack.rcv_mss as u64 {
+        let delta_ms = (now_ns / 1_000_000).saturating_sub(pkt.tsecr_ms).max(1);
+        tcp_rcv_rtt_update(tp, delta_ms * 1000, false);
+    }
+}
+
 /// `tcp_rcv_space_adjust` (called from `tcp_recvmsg`): receive-buffer autotuning. Once per
-/// RTT, size `sk_rcvbuf` for twice (up to four times in slow start) what the application read
-/// in the last RTT.
+/// RTT, size `sk_rcvbuf` for what the application read in the last RTT.
 ///
-/// Simplified: the receiver's RTT estimate (`rcv_rtt_est`, from timestamps) is its `srtt`
-/// from the handshake; visible effect: none on a fixed-delay link.
+/// Before 6.6: twice (up to four times in slow start) what was read, the RTT being the
+/// receiver's `srtt` from the handshake (simplified: no `rcv_rtt_est`). From 6.6 on, as Linux
+/// 6.18 (net/ipv4/tcp_input.c): the RTT is `rcv_rtt_est` (timestamps), what was read excludes
+/// what still waits in the queue (65c5287892e9, "fix sk_rcvbuf overshoot"), and
+/// [`tcp_rcvbuf_grow`] sizes the buffer.
 pub fn tcp_rcv_space_adjust(w: &mut Stack, sk: SockId) {
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
+    if rcv_scaling(tp) {
+        let time_us = (now - tp.rcvq_space.time_ns) / 1000;
+        if tp.rcv_rtt_est_us8 == 0 || time_us < tp.rcv_rtt_est_us8 >> 3 {
+            return;
+        }
+        let inq = tp.rcv_nxt - tp.copied_seq;
+        let copied = (tp.copied_seq - tp.rcvq_space.seq) as i64 - inq as i64;
+        if copied > tp.rcvq_space.space as i64 {
+            tcp_rcvbuf_grow(tp, copied as u64);
+        }
+        tp.rcvq_space.seq = tp.copied_seq;
+        tp.rcvq_space.time_ns = now;
+        return;
+    }
     let rtt_ns = tp.srtt() * 1000;
     if rtt_ns == 0 || now - tp.rcvq_space.time_ns < rtt_ns {
         return;
@@ -594,7 +783,7 @@ pub fn tcp_rcv_space_adjust(w: &mut Stack, sk: SockId) {
                 }
             }
             let mut rcvmem = advmss + tp.profile.max_tcp_header as u64 + 576;
-            while (tcp_win_from_space(rcvmem as i64) as u64) < advmss {
+            while (tcp_win_from_space(tp, rcvmem as i64) as u64) < advmss {
                 rcvmem += 128;
             }
             let rcvbuf = (rcvwin / advmss * rcvmem).min(tp.net.sysctl.tcp_rmem[2]);
@@ -607,6 +796,30 @@ pub fn tcp_rcv_space_adjust(w: &mut Stack, sk: SockId) {
     }
     tp.rcvq_space.seq = tp.copied_seq;
     tp.rcvq_space.time_ns = now;
+}
+
+/// `tcp_rcvbuf_grow` (6.16+, with 6.18's "DRS is always one RTT late" fix): the new base is
+/// `newval`; the window allows twice it, plus twice its growth over the last RTT scaled by the
+/// window ("slow start: allow the sender to double its rate"), plus the out-of-order span; the
+/// buffer is the space that window needs, up to `tcp_rmem[2]`, and the clamp follows.
+pub fn tcp_rcvbuf_grow(tp: &mut TcpSock, newval: u64) {
+    let oldval = tp.rcvq_space.space;
+    tp.rcvq_space.space = newval;
+    if !tp.net.sysctl.tcp_moderate_rcvbuf || tp.rcvbuf_locked {
+        return;
+    }
+    let mut rcvwin = newval << 1;
+    let grow = rcvwin * newval.saturating_sub(oldval) / oldval.max(1);
+    rcvwin += grow << 1;
+    if let Some((_, &(end_seq, _))) = tp.rcv_sack.out_of_order_queue.iter().next_back() {
+        rcvwin += end_seq.saturating_sub(tp.rcv_nxt);
+    }
+    let rcvbuf = tcp_space_from_win(tp, rcvwin).min(tp.net.sysctl.tcp_rmem[2]);
+    if rcvbuf > tp.sk_rcvbuf {
+        tp.sk_rcvbuf = rcvbuf;
+        // "Make the window clamp follow along."
+        tp.window_clamp = tcp_win_from_space(tp, rcvbuf as i64).max(0) as u64;
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1621,6 +1834,7 @@ mod tests {
             ack_seq: w.socks[1].snd_nxt,
             window: 65535,
             flags: flags | tcp_flags::ACK,
+            tsecr_ms: 0,
             sent_ns: 0,
         }
     }
@@ -1680,12 +1894,12 @@ mod tests {
         let mut w = established("4.4", "");
         let p = data(&w, 10, 1, tcp_flags::PSH);
         let tp = &mut w.socks[1];
-        tcp_measure_rcv_mss(tp, &p);
+        tcp_measure_rcv_mss(tp, &p, p.truesize as u64);
         assert_eq!(
             tp.icsk_ack.pending & (ICSK_ACK_PUSHED | ICSK_ACK_PUSHED2),
             ICSK_ACK_PUSHED
         );
-        tcp_measure_rcv_mss(tp, &p);
+        tcp_measure_rcv_mss(tp, &p, p.truesize as u64);
         assert_ne!(tp.icsk_ack.pending & ICSK_ACK_PUSHED2, 0);
     }
 
@@ -1695,7 +1909,7 @@ mod tests {
             let mut w = established(kernel, "");
             let p = data(&w, MSS, 1, tcp_flags::PSH);
             let tp = &mut w.socks[1];
-            tcp_measure_rcv_mss(tp, &p);
+            tcp_measure_rcv_mss(tp, &p, p.truesize as u64);
             assert_eq!(tp.icsk_ack.rcv_mss, MSS);
             assert_eq!(
                 tp.icsk_ack.pending & ICSK_ACK_PUSHED != 0,
@@ -1791,5 +2005,73 @@ mod tests {
         assert_eq!(tp.packets_out, 3);
         assert!(tp.sk_wmem_queued < queued);
         tp.check_invariants();
+    }
+
+    // ---- the 6.18 receive window, against a tcp:tcp_rcvbuf_grow trace of this kernel ----
+    // (the lab's 40 ms path through sp-delayfwd, one 2,000,000-byte write, the receiver's
+    // tcp_rcvbuf_grow tracepoint: "space=46336 ratio=170 rcvbuf=131072", then
+    // "copied=84992 inq=0 space=46336 ... rcvbuf=604729 clamp=401577", then "rcvbuf=683071
+    // clamp=453601").
+
+    #[test]
+    fn the_first_data_sets_scaling_ratio_from_len_over_truesize_and_the_clamp_follows() {
+        let mut w = established("6.18", "");
+        let tp = &mut w.socks[1];
+        assert_eq!(tp.scaling_ratio, TCP_DEFAULT_SCALING_RATIO);
+        assert_eq!(tp.sk_rcvbuf, 131_072);
+        // The forwarder's 2-segment frame: a 4 KB kmalloc head, truesize 4352.
+        let p = Packet {
+            gso_size: MSS,
+            ..data(&w, 2 * MSS, 2, 0)
+        };
+        let tp = &mut w.socks[1];
+        tcp_measure_rcv_mss(tp, &p, 4352);
+        assert_eq!(tp.scaling_ratio, 170, "2896 * 256 / 4352");
+        assert_eq!(
+            tp.window_clamp, 87_040,
+            "tcp_win_from_space(131072) at 170/256"
+        );
+    }
+
+    #[test]
+    fn tcp_rcvbuf_grow_sizes_the_buffer_as_linux_6_18_did() {
+        let mut w = established("6.18", "");
+        let tp = &mut w.socks[1];
+        tp.scaling_ratio = 170;
+        tp.rcvq_space.space = 17_376;
+        tcp_rcvbuf_grow(tp, 46_336);
+        assert_eq!((tp.sk_rcvbuf, tp.window_clamp), (604_729, 401_577));
+        tcp_rcvbuf_grow(tp, 84_992);
+        assert_eq!((tp.sk_rcvbuf, tp.window_clamp), (683_071, 453_601));
+        assert_eq!(tp.rcvq_space.space, 84_992);
+        // A smaller need leaves the buffer as it is.
+        tcp_rcvbuf_grow(tp, 90_000);
+        assert_eq!(tp.sk_rcvbuf, 683_071);
+    }
+
+    #[test]
+    fn the_receivers_rtt_estimate_comes_from_the_echoed_timestamp_in_ms() {
+        let mut w = established("6.18", "");
+        let p = Packet {
+            tsecr_ms: 1_000,
+            ..data(&w, MSS, 1, 0)
+        };
+        let tp = &mut w.socks[1];
+        tp.icsk_ack.rcv_mss = MSS;
+        tcp_rcv_rtt_measure_ts(tp, &p, 1_040_700_000);
+        assert_eq!(tp.rcv_rtt_est_us8 >> 3, 40_000, "40 ms, truncated to ms");
+        // The same TSecr again gives no new sample; a new one is smoothed by 1/8.
+        tcp_rcv_rtt_measure_ts(tp, &p, 1_050_000_000);
+        assert_eq!(tp.rcv_rtt_est_us8 >> 3, 40_000);
+        let p = Packet {
+            tsecr_ms: 1_010,
+            ..p
+        };
+        tcp_rcv_rtt_measure_ts(tp, &p, 1_051_000_000);
+        assert_eq!(
+            tp.rcv_rtt_est_us8,
+            8 * 40_000 + 1_000,
+            "(41 ms - 40 ms) / 8 more"
+        );
     }
 }

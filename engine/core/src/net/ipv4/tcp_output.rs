@@ -646,6 +646,7 @@ fn __tcp_transmit_skb(w: &mut Stack, sk: SockId, rtx: bool, idx: usize) {
         ack_seq: tp.rcv_nxt,
         window,
         flags,
+        tsecr_ms: tp.ts_recent_ms,
         sent_ns: now,
     };
     let (skb_id, seq, end_seq, truesize) = (skb.id, skb.seq, skb.end_seq, skb.truesize as u64);
@@ -1065,6 +1066,7 @@ pub fn control_packet(
         ack_seq,
         window,
         flags,
+        tsecr_ms: tp.ts_recent_ms,
         sent_ns: now,
     }
 }
@@ -1249,35 +1251,106 @@ pub fn tcp_receive_window(tp: &TcpSock) -> u32 {
     win.max(0) as u32
 }
 
-/// `tcp_win_from_space`: bytes of window a buffer of `space` bytes (truesize) can offer:
-/// half of it (`tcp_adv_win_scale` = 1 before 6.6; 6.6+ measures the ratio, about half
-/// for MSS-sized segments).
-pub fn tcp_win_from_space(space: i64) -> i64 {
-    space - space / 2
+/// Whether this kernel sizes the receive window with the measured `scaling_ratio` and the
+/// 6.x receive-buffer autotuning (`tcp_rcvbuf_grow`) instead of `tcp_adv_win_scale`.
+pub fn rcv_scaling(tp: &TcpSock) -> bool {
+    tp.profile.kernel.at_least(6, 6)
 }
 
-/// `__tcp_select_window`.
-pub fn __tcp_select_window(tp: &TcpSock) -> u32 {
-    let mss = tp.icsk_ack.rcv_mss.max(1);
-    let free_space =
-        tcp_win_from_space(tp.sk_rcvbuf as i64 - tp.sk_rmem_alloc as i64).max(0) as u64;
-    let full_space = tp
-        .window_clamp
-        .min(tcp_win_from_space(tp.sk_rcvbuf as i64) as u64);
-    if free_space < full_space / 2 && free_space < mss as u64 {
-        return 0;
+/// `__tcp_win_from_space`: bytes of window a buffer of `space` bytes (truesize) can offer.
+/// Before 6.6, `tcp_adv_win_scale` = 1: half of it. From 6.6 (dfa2f0483360) the share is
+/// `scaling_ratio` / 256, measured on the received skbs (`tcp_measure_rcv_mss`).
+pub fn __tcp_win_from_space(modern: bool, scaling_ratio: u32, space: i64) -> i64 {
+    if modern {
+        (space * scaling_ratio as i64) >> TCP_RMEM_TO_WIN_SCALE
+    } else {
+        space - space / 2
     }
-    let free_space = free_space.min(tp.rcv_ssthresh).min(full_space);
-    if tp.rcv_wscale > 0 {
-        // "Set window to the free space rounded down to the scaling granularity."
-        let g = 1u64 << tp.rcv_wscale;
-        return ((free_space / g) * g).min(u32::MAX as u64) as u32;
+}
+
+/// `tcp_win_from_space` for this socket.
+pub fn tcp_win_from_space(tp: &TcpSock, space: i64) -> i64 {
+    __tcp_win_from_space(rcv_scaling(tp), tp.scaling_ratio, space)
+}
+
+/// `tcp_space_from_win` (6.6+): the buffer (truesize) a window of `win` bytes needs.
+pub fn tcp_space_from_win(tp: &TcpSock, win: u64) -> u64 {
+    if rcv_scaling(tp) {
+        (win << TCP_RMEM_TO_WIN_SCALE) / tp.scaling_ratio.max(1) as u64
+    } else {
+        2 * win
     }
-    let window = tp.rcv_wnd;
-    if window <= free_space.saturating_sub(mss as u64) || window > free_space {
-        return ((free_space / mss as u64) * mss as u64) as u32;
+}
+
+/// `tcp_space`: window the free part of the receive buffer can still offer.
+pub fn tcp_space(tp: &TcpSock) -> i64 {
+    tcp_win_from_space(tp, tp.sk_rcvbuf as i64 - tp.sk_rmem_alloc as i64)
+}
+
+/// `__tcp_select_window`: the window the receive buffer allows now, at most `rcv_ssthresh`.
+///
+/// From 6.x (net/ipv4/tcp_output.c, 6.18): when the free space falls below half of the full
+/// space the quick-ACK credits are dropped and a free space below 1/16 of the buffer or one
+/// MSS announces a zero window; with window scaling the window is rounded *up* to the scale
+/// (`ALIGN`), so that it is not scaled away. Before: rounded down, zero only below one MSS.
+pub fn __tcp_select_window(tp: &mut TcpSock) -> u32 {
+    let mut mss = tp.icsk_ack.rcv_mss.max(1) as i64;
+    let free_space = tcp_space(tp);
+    let allowed_space = tcp_win_from_space(tp, tp.sk_rcvbuf as i64);
+    let full_space = (tp.window_clamp as i64).min(allowed_space);
+    if !rcv_scaling(tp) {
+        let free_space = free_space.max(0) as u64;
+        let full_space = full_space.max(0) as u64;
+        if free_space < full_space / 2 && free_space < mss as u64 {
+            return 0;
+        }
+        let free_space = free_space.min(tp.rcv_ssthresh).min(full_space);
+        if tp.rcv_wscale > 0 {
+            // "Set window to the free space rounded down to the scaling granularity."
+            let g = 1u64 << tp.rcv_wscale;
+            return ((free_space / g) * g).min(u32::MAX as u64) as u32;
+        }
+        let window = tp.rcv_wnd;
+        if window <= free_space.saturating_sub(mss as u64) || window > free_space {
+            return ((free_space / mss as u64) * mss as u64) as u32;
+        }
+        return window as u32;
     }
-    window as u32
+    if mss > full_space {
+        mss = full_space;
+        if mss <= 0 {
+            return 0;
+        }
+    }
+    let mut free_space = free_space;
+    // tcp_shrink_window is 0: "do not allow window to shrink".
+    if free_space < full_space >> 1 {
+        tp.icsk_ack.quick = 0;
+        let g = 1i64 << tp.rcv_wscale;
+        free_space = free_space.div_euclid(g) * g;
+        if free_space < allowed_space >> 4 || free_space < mss {
+            return 0;
+        }
+    }
+    if free_space > tp.rcv_ssthresh as i64 {
+        free_space = tp.rcv_ssthresh as i64;
+    }
+    let window = if tp.rcv_wscale > 0 {
+        // "Advertise enough space so that it won't get scaled away."
+        let g = 1i64 << tp.rcv_wscale;
+        (free_space + g - 1) / g * g
+    } else {
+        let window = tp.rcv_wnd as i64;
+        // "Get the largest window that is a nice multiple of mss."
+        if window <= free_space - mss || window > free_space {
+            free_space / mss * mss
+        } else if mss == full_space && free_space > window + (full_space >> 1) {
+            free_space
+        } else {
+            window
+        }
+    };
+    window.clamp(0, u32::MAX as i64) as u32
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1724,6 +1797,7 @@ mod tests {
             gso_segs: 1,
             gso_size: 0,
             tstamp_ns: 0,
+            tsecr_ms: 0,
             sk_pacing_rate_bps: 0,
             pure_ack: false,
             seq: 1,
