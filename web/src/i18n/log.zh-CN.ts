@@ -33,6 +33,7 @@ export const ACK_REASONS: Record<string, string> = {
   'delayed-ACK timer about to fire': '延迟确认定时器即将触发',
   'setsockopt TCP_QUICKACK': '调用了 setsockopt(TCP_QUICKACK)',
   'connection control': '连接控制',
+  'tcp_release_cb after the socket backlog': '套接字积压队列处理完后的 tcp_release_cb',
 };
 
 /** A field as the line writes it (see `fieldText`). */

@@ -55,6 +55,8 @@ pub struct App {
     pub voluntary_ctxt_switches: u64,
     /// `send()`/`write()` calls made (each `tcp_sendmsg`, a blocked one resumed counts once).
     pub send_calls: u64,
+    /// Inside a `tcp_recvmsg` call that holds the socket (6.x receive side).
+    pub in_recv: bool,
     pub started_ns: Option<u64>,
     pub finished_ns: Option<u64>,
     /// Bytes still to copy of the current `send()` call (0 = no call in progress).
@@ -82,6 +84,7 @@ impl App {
             cpu_ns: 0,
             voluntary_ctxt_switches: 0,
             send_calls: 0,
+            in_recv: false,
             started_ns: None,
             finished_ns: None,
             send_left: 0,
@@ -319,6 +322,11 @@ fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         sk_rmem_alloc: 0,
         receive_queue: Default::default(),
         rcv_sack: Default::default(),
+        owned_until_ns: 0,
+        sk_backlog: Default::default(),
+        processing_backlog: false,
+        ack_deferred: false,
+        recv_copied: 0,
         icsk_ack: IcskAck {
             pending: 0,
             quick: 0,
@@ -457,23 +465,67 @@ fn stream_send(w: &mut World, a: u32) {
     }
 }
 
+/// One read: `tcp_recvmsg`, which on the 6.x receive side holds the socket while it copies
+/// (the thread comes back when the copy's CPU time has passed, to process the backlog and
+/// finish the call: `tcp_recvmsg_backlog`). `None`: nothing to read, or the call goes on.
+/// The bytes copied are counted in `bytes_read` as they are copied.
+fn recv_call(w: &mut World, a: u32, len: u64) -> Option<u64> {
+    let sk = w.apps[a as usize].sk;
+    let copied_before = w.socks[sk as usize].copied_seq;
+    let result = if w.apps[a as usize].in_recv {
+        let done = tcp::tcp_recvmsg_backlog(w, sk, len);
+        if done.is_none() {
+            hold_socket(w, a);
+        } else {
+            w.apps[a as usize].in_recv = false;
+        }
+        done
+    } else {
+        match tcp::tcp_recvmsg(w, sk, len) {
+            Some(_) if crate::net::ipv4::tcp_output::rcv_scaling(&w.socks[sk as usize]) => {
+                w.apps[a as usize].in_recv = true;
+                hold_socket(w, a);
+                None
+            }
+            Some(n) => Some(n),
+            None => {
+                sleep(w, a);
+                None
+            }
+        }
+    };
+    let copied = w.socks[sk as usize].copied_seq - copied_before;
+    w.apps[a as usize].bytes_read += copied;
+    result
+}
+
+/// The reader holds its socket until its core has done the copy, and comes back then.
+fn hold_socket(w: &mut World, a: u32) {
+    w.flush_charges();
+    let now = w.now_ns;
+    let app = &w.apps[a as usize];
+    let free = w.cpus[app.host as usize]
+        .core(app.core as usize)
+        .busy_until_ns
+        .max(now);
+    let sk = app.sk;
+    w.socks[sk as usize].owned_until_ns = free.max(1);
+    w.schedule(free, Event::App(a));
+}
+
 fn stream_recv(w: &mut World, a: u32) {
     let app_cfg = w.cfg.app;
     let sk = w.apps[a as usize].sk;
-    match tcp::tcp_recvmsg(w, sk, app_cfg.read_size_bytes) {
-        Some(n) => {
-            let now = w.now_ns;
-            let app = &mut w.apps[a as usize];
-            app.bytes_read += n;
-            if app_cfg.bytes > 0 && app.bytes_read >= app_cfg.bytes {
-                app.finished_ns = Some(now);
-                // The sender is done too once its peer has read everything.
-                let sender = w.socks[w.socks[sk as usize].peer as usize].app;
-                w.apps[sender as usize].finished_ns = Some(now);
-            }
-            after_syscall(w, a, 0);
+    if recv_call(w, a, app_cfg.read_size_bytes).is_some() {
+        let now = w.now_ns;
+        let app = &mut w.apps[a as usize];
+        if app_cfg.bytes > 0 && app.bytes_read >= app_cfg.bytes {
+            app.finished_ns = Some(now);
+            // The sender is done too once its peer has read everything.
+            let sender = w.socks[w.socks[sk as usize].peer as usize].app;
+            w.apps[sender as usize].finished_ns = Some(now);
         }
-        None => sleep(w, a),
+        after_syscall(w, a, 0);
     }
 }
 
@@ -542,19 +594,15 @@ fn pingpong(w: &mut World, a: u32) {
         app.to_read = app_cfg.send_bytes;
     }
     let want = app.to_read;
-    match tcp::tcp_recvmsg(w, sk, want) {
-        Some(n) => {
-            let app = &mut w.apps[a as usize];
-            app.bytes_read += n;
-            app.to_read -= n;
-            if app.to_read == 0 {
-                app.sending = true;
-                if app.role == Role::PingpongServer {
-                    app.round += 1; // the server's round ends when the reply is read
-                }
+    if let Some(n) = recv_call(w, a, want) {
+        let app = &mut w.apps[a as usize];
+        app.to_read -= n;
+        if app.to_read == 0 {
+            app.sending = true;
+            if app.role == Role::PingpongServer {
+                app.round += 1; // the server's round ends when the reply is read
             }
-            after_syscall(w, a, 0);
         }
-        None => sleep(w, a),
+        after_syscall(w, a, 0);
     }
 }

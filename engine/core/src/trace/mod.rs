@@ -115,11 +115,14 @@ pub enum AckReason {
     SockoptQuickack = 6,
     /// Handshake or connection control.
     Control = 7,
+    /// `tcp_release_cb`: the one ACK deferred while the socket backlog ran
+    /// (`tcp_backlog_ack_defer`, 6.8+).
+    ReleaseCb = 8,
 }
 
 impl AckReason {
     /// Every reason, in code order (the `reason` field of `ack_xmit`).
-    pub const ALL: [AckReason; 8] = [
+    pub const ALL: [AckReason; 9] = [
         AckReason::TwoFrames,
         AckReason::Quickack,
         AckReason::Now,
@@ -128,6 +131,7 @@ impl AckReason {
         AckReason::DelackSoon,
         AckReason::SockoptQuickack,
         AckReason::Control,
+        AckReason::ReleaseCb,
     ];
 
     pub fn name(self) -> &'static str {
@@ -140,6 +144,7 @@ impl AckReason {
             AckReason::DelackSoon => "delayed-ACK timer about to fire",
             AckReason::SockoptQuickack => "setsockopt TCP_QUICKACK",
             AckReason::Control => "connection control",
+            AckReason::ReleaseCb => "tcp_release_cb after the socket backlog",
         }
     }
 }

@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::include::linux::skbuff::SockId;
+use crate::include::linux::skbuff::{Packet, SockId};
 use crate::scenario::profile::Profile;
 use crate::scenario::{CongestionControl, HostConfig};
 
@@ -579,6 +579,17 @@ pub struct TcpSock {
     pub sk_rmem_alloc: u64,
     /// In-order data not yet read by the application: `(end_seq, truesize)`.
     pub receive_queue: VecDeque<(u64, u64)>,
+    /// The reader holds the socket (`sock_owned_by_user`, 6.x receive side): nonzero while a
+    /// `tcp_recvmsg` call runs, the end of its current copy; segments that arrive meanwhile
+    /// wait in `sk_backlog`.
+    pub owned_until_ns: u64,
+    pub sk_backlog: VecDeque<Packet>,
+    /// The backlog is being processed (`__release_sock`, `__sk_flush_backlog`).
+    pub processing_backlog: bool,
+    /// `TCP_ACK_DEFERRED`: an ACK held back while the backlog ran, for `tcp_release_cb`.
+    pub ack_deferred: bool,
+    /// Bytes the reader's current `tcp_recvmsg` call has copied.
+    pub recv_copied: u64,
     /// Out-of-order data and the SACK blocks that report it.
     pub rcv_sack: RcvSack,
     pub icsk_ack: IcskAck,

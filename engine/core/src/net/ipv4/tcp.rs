@@ -287,10 +287,28 @@ pub fn tcp_recvmsg(w: &mut Stack, sk: SockId, len: u64) -> Option<u64> {
     let c = w.costs(host).syscall_ns;
     w.charge(sk, c);
     let tp = &mut w.socks[sk as usize];
-    let available = tp.rcv_nxt - tp.copied_seq;
-    if available == 0 {
+    if tp.rcv_nxt == tp.copied_seq {
         tp.reader_waiting = true;
         return None;
+    }
+    let n = tcp_recvmsg_copy(w, sk, len);
+    if crate::net::ipv4::tcp_output::rcv_scaling(&w.socks[sk as usize]) {
+        // 6.x: the call holds the socket while it copies; tcp_recvmsg_backlog ends it.
+        w.socks[sk as usize].recv_copied = n;
+        return Some(n);
+    }
+    tcp_cleanup_rbuf(w, sk, n);
+    Some(n)
+}
+
+/// The copy loop of `tcp_recvmsg`: up to `len` bytes of the receive queue to the user, fully
+/// read skbs freed, receive-buffer autotuning.
+fn tcp_recvmsg_copy(w: &mut Stack, sk: SockId, len: u64) -> u64 {
+    let host = w.socks[sk as usize].host;
+    let tp = &mut w.socks[sk as usize];
+    let available = tp.rcv_nxt - tp.copied_seq;
+    if available == 0 {
+        return 0;
     }
     let n = len.min(available);
     tp.copied_seq += n;
@@ -308,8 +326,46 @@ pub fn tcp_recvmsg(w: &mut Stack, sk: SockId, len: u64) -> Option<u64> {
     let cost = c.recvmsg_ns + c.copy_to_user_ns(n);
     w.charge(sk, cost);
     crate::net::ipv4::tcp_input::tcp_rcv_space_adjust(w, sk);
-    tcp_cleanup_rbuf(w, sk, n);
-    Some(n)
+    n
+}
+
+/// The end of a 6.x `tcp_recvmsg` call (`tcp_recvmsg_locked` → `release_sock`): while the
+/// reader copied, segments waited in the socket backlog; `__sk_flush_backlog` processes them
+/// (their ACKs deferred) and the call copies what they brought, for as long as the backlog
+/// refills; then `tcp_cleanup_rbuf` once for everything copied, and `tcp_release_cb` sends the
+/// deferred ACK if one is still due. Returns `None` while the call goes on (the caller lets the
+/// copy's CPU time pass and comes back), `Some(bytes the whole call copied)` at its end.
+pub fn tcp_recvmsg_backlog(w: &mut Stack, sk: SockId, len: u64) -> Option<u64> {
+    let tp = &mut w.socks[sk as usize];
+    if !tp.sk_backlog.is_empty() && tp.recv_copied < len {
+        let pkts = std::mem::take(&mut tp.sk_backlog);
+        tp.processing_backlog = true;
+        for pkt in pkts {
+            crate::net::ipv4::tcp_input::tcp_v4_do_rcv(w, sk, pkt);
+        }
+        w.socks[sk as usize].processing_backlog = false;
+        let left = len - w.socks[sk as usize].recv_copied;
+        let n = tcp_recvmsg_copy(w, sk, left);
+        w.socks[sk as usize].recv_copied += n;
+        return None;
+    }
+    let copied = std::mem::take(&mut tp.recv_copied);
+    tcp_cleanup_rbuf(w, sk, copied);
+    // release_sock: __release_sock processes what is left in the backlog, then tcp_release_cb:
+    // "if (flags & TCPF_ACK_DEFERRED && inet_csk_ack_scheduled(sk))".
+    let tp = &mut w.socks[sk as usize];
+    let pkts = std::mem::take(&mut tp.sk_backlog);
+    tp.processing_backlog = true;
+    for pkt in pkts {
+        crate::net::ipv4::tcp_input::tcp_v4_do_rcv(w, sk, pkt);
+    }
+    let tp = &mut w.socks[sk as usize];
+    tp.processing_backlog = false;
+    tp.owned_until_ns = 0;
+    if std::mem::take(&mut tp.ack_deferred) && tp.icsk_ack.pending & ICSK_ACK_SCHED != 0 {
+        tcp_send_ack(w, sk, AckReason::ReleaseCb);
+    }
+    Some(copied)
 }
 
 /// `tcp_cleanup_rbuf`: after a read, ACK now if an ACK is pending and either more than one

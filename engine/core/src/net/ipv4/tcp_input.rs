@@ -76,6 +76,18 @@ pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
     };
     w.charge(sk, cost);
     let tp = &mut w.socks[sk as usize];
+    if tp.state == TcpState::Established && !tp.processing_backlog && tp.owned_until_ns > 0 {
+        // The reader holds the socket (until its copy is done and it has processed the
+        // backlog): tcp_add_backlog, processed in order when it lets go.
+        tp.sk_backlog.push_back(pkt);
+        return;
+    }
+    tcp_v4_do_rcv(w, sk, pkt);
+}
+
+/// `tcp_v4_do_rcv`: a segment processed by its socket, from the softirq or from the backlog.
+pub fn tcp_v4_do_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
+    let tp = &mut w.socks[sk as usize];
     if tp.net.sysctl.tcp_timestamps && pkt.seq <= tp.rcv_wup {
         // tcp_replace_ts_recent: remember the peer's TSval (its send time, ms) to echo.
         tp.ts_recent_ms = pkt.sent_ns / 1_000_000;
@@ -514,6 +526,14 @@ fn __tcp_ack_snd_check(w: &mut Stack, sk: SockId) {
     let two_frames = tp.rcv_nxt - tp.rcv_wup > tp.icsk_ack.rcv_mss as u64
         && ((rcv_scaling(tp) && tp.rcv_nxt - tp.copied_seq < 1)
             || __tcp_select_window(tp) as u64 >= tp.rcv_wnd);
+    let tp = &mut w.socks[sk as usize];
+    let now_ack = two_frames || tcp_in_quickack_mode(tp) || tp.icsk_ack.pending & ICSK_ACK_NOW != 0;
+    if now_ack && tp.processing_backlog && tp.profile.kernel.at_least(6, 8) {
+        // "If we are running from __release_sock() in user context, defer the ack until
+        // tcp_release_cb()" (tcp_backlog_ack_defer = 1, 6.8+).
+        tp.ack_deferred = true;
+        return;
+    }
     let tp = &w.socks[sk as usize];
     if two_frames {
         tcp_send_ack(w, sk, AckReason::TwoFrames);
@@ -2073,5 +2093,43 @@ mod tests {
             8 * 40_000 + 1_000,
             "(41 ms - 40 ms) / 8 more"
         );
+    }
+
+    #[test]
+    fn segments_that_arrive_while_the_reader_copies_wait_in_the_backlog_for_one_ack() {
+        let mut w = established("6.18", "");
+        w.socks[1].owned_until_ns = w.now_ns + 1_000; // the reader is inside tcp_recvmsg
+        let before = acks_sent(&w);
+        let base = w.socks[1].rcv_nxt;
+        for i in 0..3u64 {
+            let p = data(&w, 2 * MSS, 2, 0);
+            let seq = base + i * 2 * MSS as u64;
+            let p = Packet {
+                seq,
+                end_seq: seq + 2 * MSS as u64,
+                gso_size: MSS,
+                ..p
+            };
+            tcp_v4_rcv(&mut w, 1, p);
+        }
+        assert_eq!(w.socks[1].sk_backlog.len(), 3, "tcp_add_backlog");
+        assert_eq!(w.socks[1].rcv_nxt, base, "not processed yet");
+        assert_eq!(acks_sent(&w), before);
+        // The copy is done: __sk_flush_backlog processes the three (their ACKs deferred) and
+        // the call copies their data; then tcp_cleanup_rbuf ACKs once, and tcp_release_cb has
+        // nothing left to send.
+        let len = 1 << 20;
+        assert_eq!(
+            crate::net::ipv4::tcp::tcp_recvmsg_backlog(&mut w, 1, len),
+            None
+        );
+        assert_eq!(w.socks[1].rcv_nxt, base + 6 * MSS as u64);
+        assert_eq!(acks_sent(&w), before, "deferred (tcp_backlog_ack_defer)");
+        assert_eq!(
+            crate::net::ipv4::tcp::tcp_recvmsg_backlog(&mut w, 1, len),
+            Some(6 * MSS as u64)
+        );
+        assert_eq!(acks_sent(&w), before + 1, "one ACK for the whole backlog");
+        assert_eq!(w.socks[1].owned_until_ns, 0, "released");
     }
 }
