@@ -787,6 +787,15 @@ pub static KEYS: &[KeyDef] = &[
         default: |_| int(0),
     },
     KeyDef {
+        name: "app.io",
+        group: Group::App,
+        kind: Kind::Choice(&["block", "eagain", "once"]),
+        since: None,
+        per_host: false,
+        doc: "How the stream writer sends: blocking send() calls; or non-blocking (O_NONBLOCK) with epoll_wait for EPOLLOUT, sending until EAGAIN or once per wake-up",
+        default: |_| s("block"),
+    },
+    KeyDef {
         name: "app.read_size_bytes",
         group: Group::App,
         kind: Kind::Int { min: 1, max: 1 << 30 },

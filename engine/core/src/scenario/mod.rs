@@ -317,6 +317,11 @@ impl Scenario {
                 write_size_bytes: g.int("app.write_size_bytes") as u64,
                 bytes: g.int("app.bytes") as u64,
                 interval_ns: g.int("app.interval_us") as u64 * 1000,
+                io: match g.str("app.io") {
+                    "eagain" => AppIo::Eagain,
+                    "once" => AppIo::Once,
+                    _ => AppIo::Block,
+                },
                 read_size_bytes: g.int("app.read_size_bytes") as u64,
                 send_bytes: g.int("app.send_bytes") as u64,
                 n_chunk: g.int("app.n_chunk") as u64,
@@ -1003,6 +1008,16 @@ pub struct LinkConfig {
     pub queue_packets: u32,
 }
 
+/// The stream writer's I/O (`sp-tcp --io`): blocking `send()`, or `O_NONBLOCK` with a
+/// level-triggered `epoll_wait` for `EPOLLOUT` between sends until `EAGAIN`, or one send per
+/// wake-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AppIo {
+    Block,
+    Eagain,
+    Once,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AppKind {
     TcpStream,
@@ -1016,6 +1031,7 @@ pub struct AppConfig {
     pub write_size_bytes: u64,
     pub bytes: u64,
     pub interval_ns: u64,
+    pub io: AppIo,
     pub read_size_bytes: u64,
     pub send_bytes: u64,
     pub n_chunk: u64,
