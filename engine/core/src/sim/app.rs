@@ -673,9 +673,6 @@ fn pingpong(w: &mut World, a: u32) {
 
 #[cfg(test)]
 mod tests {
-    use crate::scenario::Scenario;
-    use crate::sim::world::World;
-    use crate::trace::Trace;
 
     /// One flow of 16 KB writes through 200 Mbit/s and 40 ms, a 64 KB send buffer (128 KB
     /// charged): the writer's send() calls, bytes written and sleeps after 1 s.
@@ -683,12 +680,7 @@ mod tests {
         let src = format!(
             "title = \"t\"\nkernel = \"6.18\"\n[link]\nrate_mbit = 200\ndelay_us = 20000\n[socket]\nSO_SNDBUF = 65536\n[app]\nkind = \"tcp_stream\"\nwrite_size_bytes = 16384\nio = \"{io}\"\n[sim]\nduration_ms = 1000\n"
         );
-        let cfg = Scenario::parse(&src, "t.toml")
-            .unwrap()
-            .config(None, &[])
-            .unwrap();
-        let mut w = World::new(cfg, Trace::new(false, 0));
-        w.run();
+        let w = crate::sim::testkit::run(&src);
         let app = &w.apps[0];
         (
             app.send_calls,

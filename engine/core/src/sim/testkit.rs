@@ -8,6 +8,22 @@ use crate::scenario::Scenario;
 use crate::sim::world::World;
 use crate::trace::Trace;
 
+/// The world of a scenario's text (its first variant-free configuration).
+pub fn world(src: &str, trace: Trace) -> World {
+    let cfg = Scenario::parse(src, "fixture.toml")
+        .unwrap()
+        .config(None, &[])
+        .unwrap();
+    World::new(cfg, trace)
+}
+
+/// A scenario's text run to its end, without a trace.
+pub fn run(src: &str) -> World {
+    let mut w = world(src, Trace::new(false, 0));
+    w.run();
+    w
+}
+
 /// A world for kernel `kernel` with extra scenario lines (any table but `[app]`), stepped
 /// until both ends are established, with no data queued. Socket 0 is the connecting side
 /// (on host 0), socket 1 the accepting side (on host 1).
@@ -17,11 +33,7 @@ pub fn established(kernel: &str, extra: &str) -> World {
     let src = format!(
         "title = \"fixture\"\nkernel = \"{kernel}\"\n{extra}\n[app]\nkind = \"pingpong\"\n"
     );
-    let cfg = Scenario::parse(&src, "fixture.toml")
-        .unwrap()
-        .config(None, &[])
-        .unwrap();
-    let mut w = World::new(cfg, Trace::new(true, 100_000));
+    let mut w = world(&src, Trace::new(true, 100_000));
     while !(w.socks[0].state == TcpState::Established && w.socks[1].state == TcpState::Established)
     {
         assert!(w.step(), "the handshake never completed");

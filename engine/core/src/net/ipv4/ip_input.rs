@@ -82,21 +82,13 @@ impl Stack {
 #[cfg(test)]
 mod tests {
     use crate::include::uapi::linux::snmp::Mib;
-    use crate::scenario::Scenario;
-    use crate::sim::world::World;
-    use crate::trace::Trace;
 
     /// One 100,000-byte write over a 40 ms path; the receiver's IpInReceives and TcpInSegs.
     fn receiver_counts(extra: &str) -> (u64, u64, u64) {
         let src = format!(
             "title = \"t\"\nkernel = \"6.18\"\n[link]\ndelay_us = 20000\n[app]\nkind = \"tcp_stream\"\nbytes = 100000\nwrite_size_bytes = 100000\n{extra}"
         );
-        let cfg = Scenario::parse(&src, "t.toml")
-            .unwrap()
-            .config(None, &[])
-            .unwrap();
-        let mut w = World::new(cfg, Trace::new(false, 0));
-        w.run();
+        let w = crate::sim::testkit::run(&src);
         let mib = &w.hosts[1].mib;
         let segs = w.hosts[0].mib.get(Mib::TcpOutSegs);
         (mib.get(Mib::IpInReceives), mib.get(Mib::TcpInSegs), segs)
