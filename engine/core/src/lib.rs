@@ -167,9 +167,35 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
             }
         }
     }
-    if !finished && w.cfg.app.bytes > 0 {
+    // Every flow delivers, or the result says why (issue 15): a finite workload (app.bytes, or
+    // the ping-pong's rounds) that did not finish, and a flow that delivered nothing.
+    let finite = w.cfg.app.bytes > 0 || w.cfg.app.kind == scenario::AppKind::Pingpong;
+    if !finished && finite {
         warnings.push(format!(
             "the workload did not finish within sim.duration_ms = {}",
+            w.cfg.duration_ns / 1_000_000
+        ));
+    }
+    let silent: Vec<u32> = w
+        .apps
+        .iter()
+        .filter(|a| {
+            matches!(
+                a.role,
+                sim::app::Role::StreamSender | sim::app::Role::PingpongServer
+            )
+        })
+        .filter(|a| {
+            let peer = w.socks[a.sk as usize].peer;
+            w.apps[w.socks[peer as usize].app as usize].bytes_read == 0
+        })
+        .map(|a| a.flow)
+        .collect();
+    if !silent.is_empty() {
+        warnings.push(format!(
+            "flow{} {} delivered no byte to the application at the other end within sim.duration_ms = {} (the connection's first RTT, or a window of zero, takes longer)",
+            if silent.len() == 1 { "" } else { "s" },
+            silent.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
             w.cfg.duration_ns / 1_000_000
         ));
     }
