@@ -1,6 +1,8 @@
 // Property tests: every importer, and the whole parser, on random and mutated inputs. They must
 // never throw, never report an internal error, and always give either a consistent model or a
 // refusal that names what was expected. Seeds are fixed (fast-check prints the failing one).
+// Each importer is a fuzz target: a few thousand inputs under `npm test`, a million under
+// `npm run fuzz` (SENDPATH_FUZZ_RUNS, model/fuzzkit.ts), which also checks none took 2 s.
 
 import { readFileSync } from 'node:fs';
 
@@ -15,6 +17,7 @@ import { NstatTextImporter } from './importers/nstatText';
 import { SendpathCaptureImporter } from './importers/sendpathCapture';
 import { parseCaptureText } from './parse';
 import { summarize } from './query';
+import { check, fuzzRuns, fuzzTimeoutMs, timed } from '../model/fuzzkit';
 import { FIXTURES, SAMPLES, checkModel, internalErrors, parseBytes } from './testing';
 
 const RUNS = { numRuns: 300, seed: 20261121 };
@@ -78,17 +81,26 @@ const IMPORTERS: Array<[string, () => Importer]> = [
 
 describe('fuzzing', () => {
   for (const [name, make] of IMPORTERS) {
-    test(`the ${name} importer survives any sequence of lines, and its model stays consistent`, () => {
-      fc.assert(
-        fc.property(lines, fc.boolean(), (ls, unterminated) => {
-          const importer = make();
-          ls.forEach((l, i) => importer.line(l, i + 1));
-          importer.end(unterminated, ls.length);
-          expect(checkModel(importer.builder.finish())).toEqual([]);
-        }),
-        RUNS,
-      );
-    });
+    test(
+      `the ${name} importer survives any sequence of lines, and its model stays consistent`,
+      () => {
+        const t = timed(`capture ${name}`);
+        fc.assert(
+          fc.property(lines, fc.boolean(), (ls, unterminated) =>
+            t.run(() => {
+              const importer = make();
+              ls.forEach((l, i) => importer.line(l, i + 1));
+              importer.end(unterminated, ls.length);
+              const broken = checkModel(importer.builder.finish());
+              check(broken.length === 0, () => `${JSON.stringify(ls)}: ${broken.join('; ')}`);
+            }),
+          ),
+          { ...RUNS, numRuns: fuzzRuns() },
+        );
+        t.report();
+      },
+      fuzzTimeoutMs(),
+    );
   }
 
   test('the parser survives any text', () => {

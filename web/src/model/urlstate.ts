@@ -56,7 +56,14 @@ export interface PageState {
 
 export interface ParseProblem {
   param: string;
+  /** `param=value: what is wrong; what the page did instead` (the value clipped to 60 characters). */
   message: string;
+}
+
+/** A value quoted in a problem: at most 60 characters, so a huge one cannot flood the page. */
+export function clipValue(v: string): string {
+  const chars = [...v];
+  return chars.length <= 60 ? v : `${chars.slice(0, 60).join('')}… (${chars.length} characters)`;
 }
 
 export const DEFAULT_STEP = 'autocork';
@@ -95,7 +102,7 @@ function readNumber(
   const n = Number(raw);
   const bad = Number.isFinite(n) ? check(n) : 'is not a number';
   if (bad) {
-    problems.push({ param: name, message: `${name}=${raw} ${bad}; ignored` });
+    problems.push({ param: name, message: `${name}=${clipValue(raw)} ${bad}; ignored` });
     return null;
   }
   return n;
@@ -125,7 +132,7 @@ export function parseState(
     if (!scenarios.includes(scenario)) {
       problems.push({
         param: sName,
-        message: `no scenario "${scenario}"; scenarios: ${scenarios.join(', ')}`,
+        message: `${sName}=${clipValue(scenario)}: no scenario "${clipValue(scenario)}"; scenarios: ${scenarios.join(', ')}; showing ${defaultScenario}`,
       });
       scenario = defaultScenario;
     }
@@ -141,7 +148,9 @@ export function parseState(
     problems.push({ param: 'to', message: `to=${toNs} is not after from=${fromNs}; ignored` });
     toNs = null;
   }
-  const t = readNumber(p, 't', problems, (n) => (n >= 0 ? null : 'must be 0 or more'));
+  // Whole nanoseconds, as the link writes them.
+  const tRead = readNumber(p, 't', problems, (n) => (n >= 0 ? null : 'must be 0 or more'));
+  const t = tRead === null ? null : Math.round(tRead);
   const row = readNumber(p, 'e', problems, nonNegativeInt);
   const speed = readNumber(p, 'speed', problems, (n) =>
     n >= SPEED_MIN && n <= SPEED_MAX ? null : `must be between ${SPEED_MIN} and ${SPEED_MAX}`,
@@ -150,13 +159,19 @@ export function parseState(
   const editRaw = p.get('edit');
   const edit = editRaw === 'b' && b ? 'b' : 'a';
   if (editRaw !== null && editRaw !== 'a' && editRaw !== 'b') {
-    problems.push({ param: 'edit', message: `edit=${editRaw} must be a or b; ignored` });
+    problems.push({
+      param: 'edit',
+      message: `edit=${clipValue(editRaw)} must be a or b; ignored`,
+    });
   }
   const themeRaw = p.get('theme');
   let theme: Theme = 'auto';
   if (themeRaw === 'light' || themeRaw === 'dark' || themeRaw === 'auto') theme = themeRaw;
   else if (themeRaw !== null) {
-    problems.push({ param: 'theme', message: `theme=${themeRaw} must be light, dark or auto` });
+    problems.push({
+      param: 'theme',
+      message: `theme=${clipValue(themeRaw)} must be light, dark or auto; showing auto`,
+    });
   }
   return {
     state: {
