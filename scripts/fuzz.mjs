@@ -40,7 +40,7 @@ try {
     cwd: ENGINE,
   });
   run(
-    join(ENGINE, 'target/release/sendpath-fuzz'),
+    join(process.env.CARGO_TARGET_DIR ?? join(ENGINE, 'target'), 'release/sendpath-fuzz'),
     ['--inputs', String(inputs), '--configs', String(configs)],
     { cwd: ENGINE },
   );
