@@ -1,7 +1,12 @@
 //! Bad scenario files and the exact error each gives (issue 15).
 //!
 //! `tests/bad_inputs/NAME.toml` is a bad file, `NAME.err` the one line a user sees for it
-//! (`sendpath run NAME.toml` prints it after `sendpath: `). Each must be rejected within 2 s.
+//! (`sendpath run NAME.toml` prints it after `sendpath: `). `NAME.args`, when present, holds
+//! the command line's options one per line (`--set` then `KEY=VALUE`, `--variant` then a name):
+//! then the bad input is in those. Each must be rejected within 2 s. The corpus covers
+//! truncated files, wrong types, values out of range, contradictory and duplicate keys, binary,
+//! empty and wrongly encoded files (Latin-1, UTF-16), other tools' output (a capture, nstat,
+//! bpftrace), bad `--set` and `--variant` arguments; huge files and keys are generated below.
 //! After a deliberate change of wording, `UPDATE_BAD_INPUTS=1 cargo test --test bad_inputs`
 //! rewrites the `.err` files; review the diff.
 //!
@@ -16,16 +21,30 @@ use sendpath_core::scenario::{self, Scenario, ScenarioError};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bad_inputs");
 
-/// What `sendpath run FILE` does with the bytes of a file, up to the run.
-fn check(bytes: &[u8], file: &str, sets: &[String]) -> Result<(), ScenarioError> {
+/// What `sendpath run FILE [--variant V] [--set S]...` does with the bytes of a file, up to the
+/// run.
+fn check_with(
+    bytes: &[u8],
+    file: &str,
+    variant: Option<&str>,
+    sets: &[String],
+) -> Result<(), ScenarioError> {
     let src = scenario::decode(bytes, file)?;
-    Scenario::parse(src, file)?.config(None, sets)?;
+    Scenario::parse(src, file)?.config(variant, sets)?;
     Ok(())
 }
 
+fn check(bytes: &[u8], file: &str, sets: &[String]) -> Result<(), ScenarioError> {
+    check_with(bytes, file, None, sets)
+}
+
 fn timed(bytes: &[u8], file: &str, sets: &[String]) -> ScenarioError {
+    timed_with(bytes, file, None, sets)
+}
+
+fn timed_with(bytes: &[u8], file: &str, variant: Option<&str>, sets: &[String]) -> ScenarioError {
     let t0 = Instant::now();
-    let e = check(bytes, file, sets).expect_err(file);
+    let e = check_with(bytes, file, variant, sets).expect_err(file);
     assert!(
         t0.elapsed() < Duration::from_secs(2),
         "{file}: rejected after {:?}",
@@ -43,11 +62,31 @@ fn every_bad_file_gives_its_exact_error_within_2_s() {
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     files.sort();
-    assert!(files.len() >= 20, "{} bad files", files.len());
+    assert!(files.len() >= 40, "{} bad files", files.len());
     let mut wrong = Vec::new();
     for path in &files {
         let name = path.file_name().unwrap().to_str().unwrap();
-        let e = timed(&std::fs::read(path).unwrap(), name, &[]).to_string();
+        let (mut variant, mut sets) = (None, Vec::new());
+        if let Ok(args) = std::fs::read_to_string(path.with_extension("args")) {
+            let mut it = args.lines();
+            while let Some(opt) = it.next() {
+                let val = it
+                    .next()
+                    .unwrap_or_else(|| panic!("{name}: {opt} without a value"));
+                match opt {
+                    "--set" => sets.push(val.to_string()),
+                    "--variant" => variant = Some(val.to_string()),
+                    _ => panic!("{name}.args: unknown option {opt}"),
+                }
+            }
+        }
+        let e = timed_with(
+            &std::fs::read(path).unwrap(),
+            name,
+            variant.as_deref(),
+            &sets,
+        )
+        .to_string();
         assert!(e.starts_with(&format!("{name}: ")), "{e}");
         let expected_path = path.with_extension("err");
         if update {

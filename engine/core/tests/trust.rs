@@ -257,3 +257,51 @@ fn show_config_names_where_every_value_came_from() {
         .origin
         .ends_with("(not in this kernel: ignored)"));
 }
+
+#[test]
+fn keys_the_rest_of_the_configuration_makes_meaningless_are_named_in_a_warning() {
+    let warnings = |src: &str, sets: &[&str]| {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        Scenario::parse(src, "k.toml")
+            .unwrap()
+            .config(None, &sets)
+            .unwrap()
+            .warnings
+    };
+    let t = "title = \"t\"\n";
+    assert_eq!(
+        warnings(t, &["link.kind=loopback", "link.rate_mbit=100"]),
+        ["link.rate_mbit = 100 has no effect with link.kind = \"loopback\" (lo has no line rate); kept, ignored"]
+    );
+    assert_eq!(
+        warnings(
+            &format!("{t}[tc]\nqdisc = \"fq\"\n\"tbf.rate_mbit\" = 100\n"),
+            &[]
+        ),
+        ["tc.tbf.rate_mbit = 100 has no effect with no host running tbf; kept, ignored"]
+    );
+    assert_eq!(
+        warnings(t, &["app.kind=pingpong", "app.flows=4"]),
+        ["app.flows = 4 has no effect with app.kind = \"pingpong\" (a stream key); kept, ignored"]
+    );
+    // Every shipped scenario, with each variant, sets only keys that apply.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        let src = std::fs::read_to_string(&p).unwrap();
+        let sc = Scenario::parse(&src, "s.toml").unwrap();
+        let mut names: Vec<Option<&str>> = vec![None];
+        names.extend(sc.variants.iter().map(|v| Some(v.name.as_str())));
+        for v in names {
+            let w = sc.config(v, &[]).unwrap().warnings;
+            assert!(
+                w.iter().all(|w| !w.contains("has no effect")),
+                "{}: {v:?}: {w:?}",
+                p.display()
+            );
+        }
+    }
+}

@@ -98,3 +98,69 @@ describe('selections', () => {
     expect(parseSelection('')).toBeNull();
   });
 });
+
+describe('the bad-URL corpus (issue 15)', () => {
+  // Each link a reader might be given, the exact problems the page shows, and what it opens
+  // instead: the rest of the link is kept.
+  const cases: Array<
+    [string, string[], (s: ReturnType<typeof parse>['state']) => unknown, unknown]
+  > = [
+    [
+      '?s=no-such-experiment&v=on',
+      [
+        's=no-such-experiment: no scenario "no-such-experiment"; scenarios: autocorking, nagle-delayed-ack; showing autocorking',
+      ],
+      (s) => [s.a.scenario, s.a.variant],
+      ['autocorking', 'on'],
+    ],
+    [
+      `?s=${'x'.repeat(5000)}`,
+      [
+        `s=${'x'.repeat(60)}… (5000 characters): no scenario "${'x'.repeat(60)}… (5000 characters)"; scenarios: autocorking, nagle-delayed-ack; showing autocorking`,
+      ],
+      (s) => s.a.scenario,
+      'autocorking',
+    ],
+    [
+      '?b=1&bs=nope&set=ethtool.tx%3D64',
+      [
+        'bs=nope: no scenario "nope"; scenarios: autocorking, nagle-delayed-ack; showing autocorking',
+      ],
+      (s) => [s.b?.scenario, s.a.sets],
+      ['autocorking', ['ethtool.tx=64']],
+    ],
+    ['?t=-5&e=2', ['t=-5 must be 0 or more; ignored'], (s) => [s.t, s.row], [null, 2]],
+    ['?t=1.6', [], (s) => s.t, 2],
+    ['?to=abc', ['to=abc is not a number; ignored'], (s) => s.toNs, null],
+    [
+      '?from=500&to=100',
+      ['to=100 is not after from=500; ignored'],
+      (s) => [s.fromNs, s.toNs],
+      [500, null],
+    ],
+    ['?from=1.5', ['from=1.5 must be a whole number, 0 or more; ignored'], (s) => s.fromNs, 0],
+    ['?speed=1', ['speed=1 must be between 1000 and 10000000000; ignored'], (s) => s.speed, null],
+    ['?sk=NaN', ['sk=NaN is not a number; ignored'], (s) => s.focus, null],
+    ['?e=1e400', ['e=1e400 is not a number; ignored'], (s) => s.row, null],
+    ['?edit=c', ['edit=c must be a or b; ignored'], (s) => s.edit, 'a'],
+    [
+      '?theme=pink',
+      ['theme=pink must be light, dark or auto; showing auto'],
+      (s) => s.theme,
+      'auto',
+    ],
+    [
+      '?theme=%E0%A4%A',
+      ['theme=\uFFFD%A must be light, dark or auto; showing auto'],
+      (s) => s.theme,
+      'auto',
+    ],
+  ];
+  for (const [q, problems, pick, kept] of cases) {
+    test(`${q.slice(0, 60)} gives its exact problems and keeps the rest`, () => {
+      const r = parse(q);
+      expect(r.problems.map((p) => p.message)).toEqual(problems);
+      expect(pick(r.state)).toEqual(kept);
+    });
+  }
+});

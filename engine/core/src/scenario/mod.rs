@@ -70,6 +70,13 @@ pub fn decode<'a>(bytes: &'a [u8], file: &str) -> Result<&'a str, ScenarioError>
             ),
         });
     }
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(ScenarioError {
+            file: file.to_string(),
+            key: None,
+            message: "line 1: UTF-16 text (it starts with a UTF-16 byte-order mark): a scenario is a UTF-8 TOML file; save it as UTF-8".into(),
+        });
+    }
     let src = std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
         let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
@@ -83,6 +90,25 @@ pub fn decode<'a>(bytes: &'a [u8], file: &str) -> Result<&'a str, ScenarioError>
     })?;
     check_text(src, file)?;
     Ok(src)
+}
+
+/// What a text that is not TOML is, when it is another tool's output the site reads as a
+/// recording: `sendpath run` given a capture by mistake.
+fn other_tool(src: &str) -> Option<&'static str> {
+    let mut lines = src.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next()?;
+    let head: Vec<&str> = std::iter::once(first).chain(lines.take(3)).collect();
+    if first.starts_with('{') && src.contains("sendpath-capture") {
+        Some("a sendpath capture (sendpath-record's JSON lines)")
+    } else if first.starts_with('{') {
+        Some("JSON (nstat -j or bpftrace -f json output?)")
+    } else if first == "#kernel" || first.starts_with("#kernel ") {
+        Some("nstat output")
+    } else if head.iter().any(|l| l.starts_with("Attaching ")) {
+        Some("bpftrace output")
+    } else {
+        None
+    }
 }
 
 /// Check a scenario text before parsing: its size, and that it is text (no NUL byte). The
@@ -161,7 +187,17 @@ impl Scenario {
             message,
         };
         check_text(src, file)?;
-        let doc = tomldoc::parse(src).map_err(|e| err(None, format!("not valid TOML: {e}")))?;
+        let doc = tomldoc::parse(src).map_err(|e| {
+            err(
+                None,
+                match other_tool(src) {
+                    Some(what) => format!(
+                        "line 1: this is {what}, not a scenario (TOML); open it in the site with \"Open a recording…\""
+                    ),
+                    None => format!("not valid TOML: {e}"),
+                },
+            )
+        })?;
         let mut sc = Scenario {
             file: file.to_string(),
             title: String::new(),
@@ -284,6 +320,8 @@ impl Scenario {
             vals
         };
         let g = Getter(&first);
+        let mut warnings = warnings;
+        inapplicable_keys(&layers, &first, &hosts, loopback, veth, &mut warnings);
         let cfg = Config {
             file: self.file.clone(),
             title: self.title.clone(),
@@ -362,6 +400,65 @@ impl Scenario {
             ));
         }
         Ok(cfg)
+    }
+}
+
+/// Warnings for keys a scenario, variant or `--set` gives that the rest of the configuration
+/// makes meaningless (issue 15): a line rate on loopback, a qdisc's parameters when no host
+/// runs that qdisc, the ping-pong's keys on a stream and the stream's on a ping-pong. The value
+/// is kept (`--show-config` shows it) and has no effect; the warning says so.
+fn inapplicable_keys(
+    layers: &[Layer],
+    first: &BTreeMap<&'static str, Value>,
+    hosts: &[HostConfig],
+    loopback: bool,
+    veth: bool,
+    warnings: &mut Vec<String>,
+) {
+    let pingpong = first
+        .get("app.kind")
+        .is_some_and(|v| v.render() == "pingpong");
+    let runs = |kind: QdiscKind| hosts.iter().any(|h| h.qdisc.kind == kind);
+    let mut seen: Vec<&str> = Vec::new();
+    for (_, key, value, _) in layers {
+        if seen.contains(&key.as_str()) {
+            continue;
+        }
+        let why = match key.as_str() {
+            "link.rate_mbit" if loopback => Some("link.kind = \"loopback\" (lo has no line rate)"),
+            "link.rate_mbit" if veth => Some("link.kind = \"veth\" (a veth has no line rate)"),
+            "link.delay_us" if loopback => Some("link.kind = \"loopback\" (lo has no delay)"),
+            "path.bottleneck_mbit" | "path.queue_packets" if loopback => {
+                Some("link.kind = \"loopback\" (no router between the ends)")
+            }
+            k if k.starts_with("tc.fq.") && !runs(QdiscKind::Fq) => Some("no host running fq"),
+            k if k.starts_with("tc.fq_codel.") && !runs(QdiscKind::FqCodel) => {
+                Some("no host running fq_codel")
+            }
+            k if k.starts_with("tc.tbf.") && !runs(QdiscKind::Tbf) => Some("no host running tbf"),
+            "app.send_bytes" | "app.n_chunk" | "app.rounds" | "app.msg_more" | "app.cork"
+                if !pingpong =>
+            {
+                Some("app.kind = \"tcp_stream\" (a ping-pong key)")
+            }
+            "app.flows"
+            | "app.write_size_bytes"
+            | "app.bytes"
+            | "app.interval_us"
+            | "app.read_size_bytes"
+                if pingpong =>
+            {
+                Some("app.kind = \"pingpong\" (a stream key)")
+            }
+            _ => None,
+        };
+        if let Some(why) = why {
+            seen.push(key);
+            warnings.push(format!(
+                "{key} = {} has no effect with {why}; kept, ignored",
+                clip(&value.render())
+            ));
+        }
     }
 }
 
