@@ -21,7 +21,7 @@ mod conform;
 mod progress;
 
 use sendpath_core::scenario::MAX_SCENARIO_BYTES;
-use sendpath_core::{run_source, RunOptions, RunResult, VERSION};
+use sendpath_core::{run_config, run_source, RunOptions, RunOutput, RunResult, Scenario, VERSION};
 
 const USAGE: &str = "usage:
   sendpath run FILE [--variant NAME] [--set KEY=VALUE]... [--json] [--show-config]
@@ -213,6 +213,23 @@ fn main() -> ExitCode {
     }
 }
 
+/// Runs a scenario; a run large enough to take a minute or more says so on stderr before it
+/// starts (the result repeats it among its warnings).
+fn run_announced(src: &str, file: &str, opts: &RunOptions) -> Result<RunOutput, Fail> {
+    let sc = Scenario::parse(src, file).map_err(|e| e.to_string())?;
+    let cfg = sc
+        .config(opts.variant.as_deref(), &opts.sets)
+        .map_err(|e| e.to_string())?;
+    for w in cfg
+        .warnings
+        .iter()
+        .filter(|w| w.contains("the run size limit"))
+    {
+        eprintln!("sendpath: warning: {w}");
+    }
+    Ok(run_config(cfg, opts))
+}
+
 fn run(mut args: Args, o: &mut impl Write) -> Result<(), Fail> {
     match args.cmd.as_str() {
         "run" => {
@@ -221,7 +238,7 @@ fn run(mut args: Args, o: &mut impl Write) -> Result<(), Fail> {
             if args.show_config {
                 return show_config(o, &src, &file, &args.opts);
             }
-            let out = run_source(&src, &file, &args.opts).map_err(|e| e.to_string())?;
+            let out = run_announced(&src, &file, &args.opts)?;
             if args.json {
                 let json = serde_json::to_string_pretty(&out.result).expect("results serialize");
                 writeln!(o, "{json}")?;
@@ -234,7 +251,7 @@ fn run(mut args: Args, o: &mut impl Write) -> Result<(), Fail> {
             let file = args.file.ok_or("trace needs a scenario FILE")?;
             let src = read(&file)?;
             args.opts.trace = true;
-            let out = run_source(&src, &file, &args.opts).map_err(|e| e.to_string())?;
+            let out = run_announced(&src, &file, &args.opts)?;
             let hosts = &out.result.host_names;
             // Warnings go to stderr: the trace on stdout stays the event log alone.
             for w in &out.result.warnings {

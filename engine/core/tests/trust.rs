@@ -305,3 +305,55 @@ fn keys_the_rest_of_the_configuration_makes_meaningless_are_named_in_a_warning()
         }
     }
 }
+
+#[test]
+fn a_run_too_large_is_refused_before_it_starts_and_a_large_one_is_announced() {
+    let config = |sets: &[&str]| {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        Scenario::parse("title = \"t\"\n", "big.toml")
+            .unwrap()
+            .config(None, &sets)
+    };
+    let e = within(Duration::from_secs(2), move || {
+        config(&["sim.duration_ms=600000", "link.rate_mbit=800000"]).map(|_| ())
+    })
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "big.toml: sim.duration_ms: sim.duration_ms = 600000 at 800000 Mbit/s is about 41436 M packets; a run carries at most 2400 M (the run size limit: it would take minutes or hours); lower sim.duration_ms, link.rate_mbit or app.flows, or set app.bytes"
+    );
+    let big = config(&["sim.duration_ms=200000", "link.rate_mbit=10000"]).unwrap();
+    assert_eq!(
+        big.warnings,
+        ["sim.duration_ms = 200000 at 10000 Mbit/s is about 172 M packets: this run may take a minute or more (the run size limit is 2400 M)"]
+    );
+    // The same duration and rate with a bounded transfer is small.
+    let bounded = config(&[
+        "sim.duration_ms=600000",
+        "link.rate_mbit=800000",
+        "app.bytes=1000000",
+    ]);
+    assert!(bounded.unwrap().warnings.is_empty());
+}
+
+#[test]
+fn a_run_that_reaches_the_event_limit_stops_and_says_so() {
+    let cfg = Scenario::parse("title = \"t\"\n", "limit.toml")
+        .unwrap()
+        .config(None, &[])
+        .unwrap();
+    let mut w =
+        sendpath_core::sim::world::World::new(cfg, sendpath_core::trace::Trace::new(false, 0));
+    w.max_events = 10_000;
+    w.run();
+    let r = sendpath_core::result_of(&w);
+    assert_eq!(r.events, 10_000);
+    assert!(
+        r.warnings[0].starts_with("the run stopped at t = ")
+            && r.warnings[0].ends_with(
+                "after 0.01 M events (the event limit); the figures cover the run up to that instant: lower sim.duration_ms, link.rate_mbit or app.flows"
+            ),
+        "{:?}",
+        r.warnings
+    );
+}

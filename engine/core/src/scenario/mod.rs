@@ -48,6 +48,16 @@ pub const MAX_SCENARIO_BYTES: usize = 1 << 20;
 /// has 40 characters; the suggestion's edit distance is quadratic in the length).
 pub const MAX_KEY_CHARS: usize = 128;
 
+/// The most MSS-sized packets one run may carry: `sim.duration_ms` x the path's rate (a veth or
+/// loopback counts as 40 Gbit/s, what a CPU moves), or the flows' `app.bytes` if less. A packet
+/// costs about 2.5 events without TSO and the engine runs about 5 M events a second natively,
+/// so the largest run allowed takes about 20 minutes natively without TSO (2 with it); a
+/// larger one is refused before it starts (issue 15).
+pub const MAX_RUN_PACKETS: u64 = 2_400_000_000;
+
+/// Above this many packets (about a minute natively without TSO) the run starts with a warning.
+pub const WARN_RUN_PACKETS: u64 = 120_000_000;
+
 /// User text quoted in an error, cut to 60 characters so a huge value cannot flood the terminal.
 pub fn clip(s: &str) -> String {
     const N: usize = 60;
@@ -388,6 +398,25 @@ impl Scenario {
             return Err(err(
                 Some("cpu.model".into()),
                 "\"free\" with link.kind = \"veth\" and app.kind = \"tcp_stream\": a veth has no line rate, so only the CPU takes time and the stream would move unlimited data at t = 0; use cpu.model = \"reference\" (cpu.speed_percent makes it faster), or a forwarder (link.delay_us)".into(),
+            ));
+        }
+        let (packets, how) = cfg.run_size();
+        if packets > MAX_RUN_PACKETS {
+            return Err(err(
+                Some("sim.duration_ms".into()),
+                format!(
+                    "{how} is about {} M packets; a run carries at most {} M (the run size limit: it would take minutes or hours); lower sim.duration_ms, link.rate_mbit or app.flows, or set app.bytes",
+                    packets / 1_000_000,
+                    MAX_RUN_PACKETS / 1_000_000
+                ),
+            ));
+        }
+        let mut cfg = cfg;
+        if packets > WARN_RUN_PACKETS {
+            cfg.warnings.push(format!(
+                "{how} is about {} M packets: this run may take a minute or more (the run size limit is {} M)",
+                packets / 1_000_000,
+                MAX_RUN_PACKETS / 1_000_000
             ));
         }
         if cfg.app.kind == AppKind::Pingpong && cfg.app.n_chunk > cfg.app.send_bytes {
@@ -1083,6 +1112,52 @@ pub struct Config {
     pub hosts: Vec<HostConfig>,
     /// Keys ignored because the kernel lacks them, and similar notes.
     pub warnings: Vec<String>,
+}
+
+impl Config {
+    /// How many MSS-sized packets the run carries at most, and the keys that say so in words
+    /// (`sim.duration_ms = 600000 at 800000 Mbit/s`): the path's rate over the duration, or the
+    /// flows' bytes if fewer ([`MAX_RUN_PACKETS`]).
+    pub fn run_size(&self) -> (u64, String) {
+        let mss = u64::from(self.link.mtu.saturating_sub(52).max(1));
+        let secs = self.duration_ns as f64 / 1e9;
+        let dur_ms = self.duration_ns / 1_000_000;
+        let (rate_bps, rate_how) = if self.link.loopback || (self.link.veth && !self.link.forwarder)
+        {
+            (
+                40e9,
+                "40 Gbit/s (what a CPU moves over lo or veth)".to_string(),
+            )
+        } else {
+            let mut r = self.link.rate_bps;
+            if self.link.bottleneck_bps > 0 {
+                r = r.min(self.link.bottleneck_bps);
+            }
+            (r as f64, format!("{} Mbit/s", r / 1_000_000))
+        };
+        let by_rate = (secs * rate_bps / 8.0 / mss as f64) as u64;
+        let flows = u64::from(self.app.flows.max(1));
+        let by_app = match self.app.kind {
+            AppKind::TcpStream if self.app.bytes > 0 => {
+                Some(flows.saturating_mul(self.app.bytes) / mss + 1)
+            }
+            AppKind::Pingpong => Some(
+                self.app
+                    .rounds
+                    .saturating_mul(self.app.send_bytes.saturating_mul(2))
+                    / mss
+                    + self.app.rounds * 2,
+            ),
+            _ => None,
+        };
+        match by_app {
+            Some(n) if n < by_rate => (
+                n,
+                format!("app.flows = {flows} x app.bytes = {}", self.app.bytes),
+            ),
+            _ => (by_rate, format!("sim.duration_ms = {dur_ms} at {rate_how}")),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

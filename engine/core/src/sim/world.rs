@@ -41,12 +41,19 @@ pub struct World {
     pub stalled: bool,
     /// The last event run was an application's step.
     app_stepped: bool,
+    /// The event limit of this run ([`MAX_RUN_EVENTS`]; a test may lower it).
+    pub max_events: u64,
 }
 
 /// The no-progress guard: this many events in a row at one instant end the run with a warning.
 /// A valid run has at most a few thousand (every flow's work at one instant); a configuration
 /// in which nothing takes time would otherwise run forever at that instant.
 pub const STALL_EVENTS: u64 = 2_000_000;
+
+/// The event limit: a run stops after this many events (about 7 minutes natively) with a
+/// warning naming the limit. The run size limit (`scenario::MAX_RUN_PACKETS`) refuses most
+/// runs that would reach it before they start; this catches what that estimate misses.
+pub const MAX_RUN_EVENTS: u64 = 2_000_000_000;
 
 impl Deref for World {
     type Target = Stack;
@@ -79,6 +86,7 @@ impl World {
             same_instant_events: 0,
             app_stepped: false,
             stalled: false,
+            max_events: MAX_RUN_EVENTS,
         };
         app::build(&mut w);
         w.stack.schedule(0, Event::Sample);
@@ -248,6 +256,17 @@ impl World {
         }
         match self.pop() {
             Some((t, ev)) if t <= self.end_ns => {
+                if self.events >= self.max_events {
+                    self.stalled = true;
+                    self.end_ns = self.now_ns;
+                    let message = format!(
+                        "the run stopped at t = {:.6} s after {} M events (the event limit); the figures cover the run up to that instant: lower sim.duration_ms, link.rate_mbit or app.flows",
+                        self.now_ns as f64 / 1e9,
+                        self.max_events as f64 / 1e6
+                    );
+                    self.warnings.push(message);
+                    return false;
+                }
                 if t == self.now_ns {
                     self.same_instant_events += 1;
                     if self.same_instant_events > STALL_EVENTS {
