@@ -693,7 +693,7 @@ fn main() -> ExitCode {
             },
             rep.wall.as_secs_f64()
         );
-        for f in rep.failures.iter().take(5) {
+        for f in rep.failures.iter().take(20) {
             println!("  {f}");
         }
         failed |= !rep.failures.is_empty();
