@@ -50,7 +50,14 @@ try {
   const w0 = Date.now();
   const res = spawnSync(
     join(ROOT, 'node_modules/.bin/vitest'),
-    ['run', 'src/model/fuzz.test.ts', 'src/capture/fuzz.test.ts', '--reporter', 'dot'],
+    [
+      'run',
+      'src/model/fuzz.test.ts',
+      'src/shared/fuzz.test.ts',
+      'src/capture/fuzz.test.ts',
+      '--reporter',
+      'dot',
+    ],
     {
       cwd: ROOT,
       encoding: 'utf8',

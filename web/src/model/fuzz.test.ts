@@ -1,5 +1,5 @@
-// Fuzzing the site's own input surfaces (issue 15): the URL state of the page and of the embed,
-// and lesson files. The capture importers have theirs in capture/fuzz.test.ts. Each input must
+// Fuzzing the site's own input surfaces (issue 15): the URL state of the page, and lesson
+// files (the embed's URL: shared/fuzz.test.ts). The capture importers have theirs in capture/fuzz.test.ts. Each input must
 // end in a result or a problem that names what it is about (a parameter, a file and its field),
 // never an exception. `npm test` runs a few thousand inputs per target; `npm run fuzz`
 // (scripts/fuzz.mjs) sets SENDPATH_FUZZ_RUNS to a million and checks that none took 2 s.
@@ -7,96 +7,12 @@
 import fc from 'fast-check';
 import { describe, test } from 'vitest';
 
-import { parseEmbed } from '../shared/embedParams';
 import { LessonError, parseLesson, type LessonFiles } from './lesson';
-import { lessonFolders, loadLessons, scenarioMetas } from './lessons';
+import { lessonFolders, scenarioMetas } from './lessons';
 import { parseState, serializeState } from './urlstate';
-import { check, fuzzRuns, fuzzTimeoutMs, timed } from './fuzzkit';
+import { check, fuzzRuns, fuzzTimeoutMs, NAMES, PARAMS, query, timed } from './fuzzkit';
 
-const NAMES = ['autocorking', 'nagle-delayed-ack', 'tcp-small-queues'];
-/** The shipped lessons (the embed's `lesson=` names one). */
-const LESSONS = loadLessons().lessons;
-const first = (s: string) => (s === 'autocorking' ? 'on' : null);
-
-const PARAMS = [
-  's',
-  'v',
-  'set',
-  'b',
-  'bs',
-  'bv',
-  'bset',
-  'from',
-  'to',
-  't',
-  'e',
-  'speed',
-  'sk',
-  'edit',
-  'theme',
-  'step',
-  'log',
-  'sel',
-  'capture',
-  'lesson',
-  'lang',
-  'view',
-  'scenario',
-  'variant',
-  'autoplay',
-  'panels',
-  'height',
-];
-const value = fc.oneof(
-  fc.constantFrom(
-    '',
-    '0',
-    '-1',
-    '1e308',
-    'NaN',
-    'Infinity',
-    '0x10',
-    '1.5',
-    'a',
-    'b',
-    'dark',
-    'autocorking',
-    'nope',
-    'on',
-    'off',
-    'net.ipv4.tcp_autocorking=1',
-    'skb:3',
-    'bytes:0:1:0',
-    'samples/autocork-on.jsonl',
-    'https://other.example/x.jsonl',
-    'javascript:alert(1)',
-    '%',
-    '%E0%A4%A',
-    '\u0000',
-    '\u202e',
-    'x'.repeat(5000),
-  ),
-  fc.string({ maxLength: 40 }),
-  fc.string({ maxLength: 20, unit: 'binary' }),
-  fc.integer().map(String),
-  fc.double().map(String),
-);
-/** A query string: known parameters with hostile values, in any order, repeated, raw or encoded. */
-const query = fc
-  .array(
-    fc.tuple(
-      fc.oneof(fc.constantFrom(...PARAMS), fc.string({ maxLength: 8 })),
-      value,
-      fc.boolean(),
-    ),
-    {
-      maxLength: 12,
-    },
-  )
-  .map(
-    (kv) =>
-      `?${kv.map(([k, v, raw]) => (raw ? `${k}=${v}` : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)).join('&')}`,
-  );
+export const first = (s: string) => (s === 'autocorking' ? 'on' : null);
 
 describe('fuzzing the URL state', () => {
   test(
@@ -121,25 +37,6 @@ describe('fuzzing the URL state', () => {
           }),
         ),
         { numRuns: fuzzRuns(), seed: 15 },
-      );
-      t.report();
-    },
-    fuzzTimeoutMs(),
-  );
-
-  test(
-    'any embed query gives a configuration and problems, never an exception',
-    () => {
-      const t = timed('embed-url');
-      fc.assert(
-        fc.property(query, (q) =>
-          t.run(() => {
-            const { config, problems } = parseEmbed(q, { scenarios: NAMES, lessons: LESSONS });
-            check(NAMES.includes(config.scenario), () => `${q}: scenario ${config.scenario}`);
-            for (const p of problems) check(p.length > 5, () => `${q}: a problem "${p}"`);
-          }),
-        ),
-        { numRuns: fuzzRuns(), seed: 16 },
       );
       t.report();
     },
