@@ -22,15 +22,12 @@
 // Functions passed to page.evaluate run in the page: browser globals.
 /* global window, requestAnimationFrame */
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 
 import { chromium } from '@playwright/test';
 
-import { FPS_URL } from './bench/site.mjs';
-import { CHROMIUM_LAUNCH, ROOT, startPreview } from './lib.mjs';
+import { FPS_URL, firstLoad } from './bench/site.mjs';
+import { CHROMIUM_LAUNCH, startPreview } from './lib.mjs';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '40' }, keep: { type: 'boolean', default: false } },
@@ -66,56 +63,20 @@ async function main() {
   const results = {};
   try {
     // ---- 1. first load ----
-    const ttis = [];
-    let firstLoad = null;
-    let swLoad = [];
-    for (let i = 0; i < 5; i++) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-      const urls = new Set();
-      const swUrls = new Set();
-      // The page's own requests, and those the service worker (offline use, issue 7) makes to
-      // precache the site: reported apart.
-      context.on('response', (r) => (r.request().serviceWorker() ? swUrls : urls).add(r.url()));
-      const page = await context.newPage();
-      await page.goto(base);
-      await page.waitForFunction(
-        () => performance.getEntriesByName('sp:interactive').length > 0,
-        null,
-        {
-          timeout: 30_000,
-        },
-      );
-      ttis.push(
-        await page.evaluate(() => performance.getEntriesByName('sp:interactive')[0].startTime),
-      );
-      if (!firstLoad) {
-        const sized = (set) =>
-          [...set]
-            .map((u) => new URL(u).pathname)
-            .filter((p) => /\.(js|wasm|css)$/.test(p))
-            .map((p) => {
-              const bytes = readFileSync(join(ROOT, 'dist', decodeURIComponent(p)));
-              return { path: p, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
-            });
-        firstLoad = sized(urls);
-        const own = new Set(firstLoad.map((f) => f.path));
-        swLoad = sized(swUrls).filter((f) => !own.has(f.path));
-      }
-      await context.close();
-    }
-    const totalGz = firstLoad.reduce((a, f) => a + f.gzip, 0);
-    results.firstLoad = { files: firstLoad, gzipKb: totalGz / 1000, ttiMs: ttis };
+    const load = await firstLoad(browser, base, 5);
+    const ttis = load.ttiMs;
+    const totalGz = load.gzipBytes;
+    results.firstLoad = { files: load.files, gzipKb: totalGz / 1000, ttiMs: ttis };
     console.log(
       '\n1. First load (fresh context, 1280x720), gzip -9 of each response the page fetched:',
     );
-    for (const f of firstLoad) console.log(`   ${f1(f.gzip / 1000).padStart(7)} kB  ${f.path}`);
+    for (const f of load.files) console.log(`   ${f1(f.gzip / 1000).padStart(7)} kB  ${f.path}`);
     console.log(
       `   ${f1(totalGz / 1000).padStart(7)} kB  total JS + wasm + CSS (budget ${BUDGET.firstLoadKb} kB)`,
     );
-    if (swLoad.length) {
-      const swGz = swLoad.reduce((a, f) => a + f.gzip, 0);
+    if (load.swFiles.length) {
       console.log(
-        `   besides, the service worker precached ${swLoad.length} more files, ${f1(swGz / 1000)} kB gzip (offline use; not needed by the page)`,
+        `   besides, the service worker precached ${load.swFiles.length} more files, ${f1(load.swGzipBytes / 1000)} kB gzip (offline use; not needed by the page)`,
       );
     }
     console.log(
