@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 
 import { chromium } from '@playwright/test';
 
-import { FPS_URL, firstLoad } from './bench/site.mjs';
+import { FPS_URL, firstLoad, openWithCharts } from './bench/site.mjs';
 import { CHROMIUM_LAUNCH, startPreview } from './lib.mjs';
 
 const { values } = parseArgs({
@@ -84,21 +84,7 @@ async function main() {
     );
 
     // ---- 2. control change -> charts ----
-    const context = await browser.newContext({ viewport: { width: 1280, height: 2200 } });
-    await context.addInitScript(observeLongTasks);
-    const page = await context.newPage();
-    await page.goto(`${base}?s=autocorking&v=on`);
-    await page.locator('[data-run-state="ready"]').waitFor({ timeout: 30_000 });
-    // The charts load when scrolled near (their placeholder is replaced: retry).
-    for (let i = 0; i < 20 && !(await page.getByRole('figure').count()); i++) {
-      await page
-        .getByRole('region', { name: 'Charts' })
-        .first()
-        .scrollIntoViewIfNeeded({ timeout: 2000 })
-        .catch(() => {});
-      await page.waitForTimeout(200);
-    }
-    await page.getByRole('figure').first().waitFor();
+    const { context, page } = await openWithCharts(browser, base, 2200);
     const box = page.getByLabel('net.ipv4.tcp_autocorking', { exact: true });
     const longBefore = await page.evaluate(() => window.__long.length);
     const updates = [];

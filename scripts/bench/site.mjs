@@ -105,16 +105,15 @@ async function openControls(page) {
 }
 
 /**
- * Control change -> charts painted, `runs` times for each kind: `{ number: [ms], toggle,
- * kernel, qdisc, split: {engine, render, runMs, deriveMs}, longTaskMs }`.
+ * The autocorking scenario (variant on) in a new context of `height` px, its run ready and its
+ * charts loaded (they load when scrolled near: retried): `{ context, page }`.
  */
-export async function controls(browser, base, runs) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 2400 } });
+export async function openWithCharts(browser, base, height) {
+  const context = await browser.newContext({ viewport: { width: 1280, height } });
   await context.addInitScript(observeLongTasks);
   const page = await context.newPage();
   await page.goto(`${base}?s=autocorking&v=on`);
   await page.locator('[data-run-state="ready"]').waitFor({ timeout: 60_000 });
-  // The charts load when scrolled near (their placeholder is replaced: retry).
   for (let i = 0; i < 20 && !(await page.getByRole('figure').count()); i++) {
     await page
       .getByRole('region', { name: 'Charts' })
@@ -124,6 +123,15 @@ export async function controls(browser, base, runs) {
     await page.waitForTimeout(200);
   }
   await page.getByRole('figure').first().waitFor();
+  return { context, page };
+}
+
+/**
+ * Control change -> charts painted, `runs` times for each kind: `{ number: [ms], toggle,
+ * kernel, qdisc, split: {engine, render, runMs, deriveMs}, longTaskMs }`.
+ */
+export async function controls(browser, base, runs) {
+  const { context, page } = await openWithCharts(browser, base, 2400);
   await page.locator('.controls').first().scrollIntoViewIfNeeded();
   await openControls(page);
   const key = (name) => page.locator('.controls').getByLabel(name, { exact: true }).first();
