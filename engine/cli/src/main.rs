@@ -18,17 +18,19 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod conform;
+mod packetdrill;
 mod progress;
 
 use sendpath_core::scenario::MAX_SCENARIO_BYTES;
 use sendpath_core::{run_config, run_source, RunOptions, RunOutput, RunResult, Scenario, VERSION};
 
-const USAGE: &str = "usage:
+pub(crate) const USAGE: &str = "usage:
   sendpath run FILE [--variant NAME] [--set KEY=VALUE]... [--json] [--show-config]
   sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
   sendpath bench [FILE] [--variant NAME] [--set KEY=VALUE]... [--json]
   sendpath compare FILE [--set KEY=VALUE]...   (model vs the source document's numbers)
   sendpath conform [DIR] [--json] [--only ID]...   (model vs recordings of a real kernel)
+  sendpath packetdrill FILE.pkt... [--json]   (packetdrill scripts against the engine)
   sendpath keys [--markdown]
   sendpath --version";
 
@@ -153,7 +155,7 @@ impl From<io::Error> for Fail {
 
 /// The exit of a write error: quiet on a closed pipe (141, the status of a tool killed by
 /// SIGPIPE, as `yes | head -1` gives), one line otherwise.
-fn write_failed(e: &io::Error) -> ExitCode {
+pub(crate) fn write_failed(e: &io::Error) -> ExitCode {
     if e.kind() == io::ErrorKind::BrokenPipe {
         return ExitCode::from(141);
     }
@@ -172,7 +174,7 @@ fn print_out(text: &str) -> ExitCode {
 
 /// Read a scenario file: at most [`MAX_SCENARIO_BYTES`] of UTF-8 text (so `/dev/zero` or a
 /// binary file is an error, not a hang).
-fn read(file: &str) -> Result<String, String> {
+pub(crate) fn read(file: &str) -> Result<String, String> {
     let cannot = |e: io::Error| format!("{file}: cannot read: {e}");
     let f = std::fs::File::open(file).map_err(cannot)?;
     let mut bytes = Vec::new();
@@ -189,6 +191,7 @@ fn main() -> ExitCode {
         Some("--version") => return print_out(&format!("sendpath {VERSION}\n")),
         Some("--help" | "-h" | "help") => return print_out(&format!("{USAGE}\n")),
         Some("conform") => return conform_main(std::env::args().skip(2).collect()),
+        Some("packetdrill") => return packetdrill::main(std::env::args().skip(2).collect()),
         _ => {}
     }
     let args = match parse_args(std::env::args().skip(1)) {

@@ -15,6 +15,7 @@ pub mod kernel;
 #[path = "lib/mod.rs"]
 pub mod lib;
 pub mod net;
+pub mod packetdrill;
 pub mod path;
 pub mod scenario;
 pub mod sim;

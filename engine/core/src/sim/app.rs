@@ -72,6 +72,15 @@ pub struct App {
 }
 
 impl App {
+    /// A thread that a driver outside this module runs (the packetdrill runner makes each
+    /// system call of a script itself): the event loop never steps it (it counts as finished).
+    pub fn driven(role: Role, host: u16, sk: SockId) -> App {
+        App {
+            finished_ns: Some(0),
+            ..App::new(role, host, sk, 0, 0)
+        }
+    }
+
     fn new(role: Role, host: u16, sk: SockId, core: u32, flow: u32) -> App {
         App {
             role,
@@ -146,7 +155,7 @@ pub fn build(w: &mut World) {
 
 /// `socket()` + `setsockopt()` + the parts of `tcp_init_sock` and `tcp_connect_init` that set
 /// MSS, buffers and windows.
-fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
+pub fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
     let id = w.socks.len() as SockId;
     let net = Arc::clone(&w.hosts[host as usize].cfg);
     let profile = Arc::new(w.cfg.profile.clone());

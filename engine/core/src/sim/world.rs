@@ -71,6 +71,14 @@ impl DerefMut for World {
 impl World {
     /// Build the hosts, links, sockets and applications of a configuration.
     pub fn new(cfg: Config, trace: Trace) -> World {
+        let mut w = World::without_apps(cfg, trace);
+        app::build(&mut w);
+        w
+    }
+
+    /// Build the hosts and links of a configuration, with no socket or application: for a
+    /// driver that makes its own (the packetdrill runner's scripted socket and peer).
+    pub fn without_apps(cfg: Config, trace: Trace) -> World {
         let stack = Stack::new(cfg, trace);
         let cpus = stack
             .cfg
@@ -88,7 +96,6 @@ impl World {
             stalled: false,
             max_events: MAX_RUN_EVENTS,
         };
-        app::build(&mut w);
         w.stack.schedule(0, Event::Sample);
         w
     }

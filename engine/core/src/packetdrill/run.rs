@@ -1,0 +1,1205 @@
+//! The runner: a script's events against the engine, after packetdrill's `run.c`,
+//! `run_packet.c` and `run_system_call.c`.
+//!
+//! Two hosts joined by a link, as in every run of the engine: host 0 holds the socket under
+//! test, host 1 a socket that stands for the script's remote end and never runs. The script's
+//! inbound packets are put on host 1's wire (they arrive at host 0 at the script's time, as
+//! packetdrill writes them to its tun device); every frame host 0's NIC puts on its wire is
+//! taken off before it arrives and queued for the script's next outbound packet. The link is
+//! 800 Gbit/s with no delay before the capture, TX completions are immediate (a tun device
+//! orphans the skb when it takes it), and CPU costs are off, so the engine's times are the
+//! kernel's decisions alone.
+//!
+//! Times follow `adjust_relative_event_times` and `verify_time`: `+t` counts from when the
+//! previous event completed (an outbound packet: when it was seen), except that consecutive
+//! inbound packets count from each other's script times; an outbound packet must be seen
+//! within `--tolerance_usecs` (4000 µs by default) of its time, or of 12.5 %
+//! (`--tolerance_percent`) of the time since the previous event when that is more.
+//! Outbound packets are compared field by field as `verify_outbound_live_packet` does: flags
+//! (PSH and FIN too: packetdrill checks them in its local mode), sequence and ACK numbers, the
+//! window when the script gives one, the options (kinds in order, values but timestamps'),
+//! the payload length (consecutive smaller packets are joined up to the length expected, as
+//! packetdrill does unless `--strict_segments`) and the time. `%{ }%` blocks are read for
+//! `assert tcpi_NAME OP VALUE` lines on the socket's `tcp_info`, taken when the block's time
+//! comes; like packetdrill, a failed assertion is reported when the script has ended.
+//!
+//! Simplified:
+//! - the passive side only (`socket`, `bind`, `listen`, the SYN, `accept`), because the model's
+//!   active open sends a SYN without the options a script checks; visible effect: scripts
+//!   that `connect()` are reported as unsupported.
+//! - no blocking system call: a `write` that would sleep for send-buffer space, an `accept`
+//!   before the handshake ends, `poll` or `epoll_wait` are unsupported.
+//! - the option negotiation of the handshake (`tcp_parse_options`, `tcp_openreq_init`) is done
+//!   here: the SYN's MSS clamps the socket's MSS, its window scale and the timestamp and
+//!   SACK-permitted options decide what the socket uses, because the model's handshake carries
+//!   no options; visible effect: none for the scripts the runner accepts.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::parser::{Action, Direction, Event, Expr, PacketSpec, Script, Syscall, TcpOpt, TimeKind};
+use super::sysctl::{self, Applied};
+use super::{Failure, LineRun, Outcome, Report};
+use crate::include::linux::skbuff::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
+use crate::net::core::sock::TcpState;
+use crate::net::ipv4::tcp::{self, SendOutcome};
+use crate::scenario::Scenario;
+use crate::sim::app::{self, App, Role};
+use crate::sim::world::World;
+use crate::trace::Trace;
+
+/// packetdrill's defaults (`config.c`): `--tolerance_usecs=4000`, `--tolerance_percent=12.5`.
+pub const TOLERANCE_USECS: i64 = 4000;
+pub const TOLERANCE_PERCENT: f64 = 12.5;
+
+/// Delay before a captured frame would arrive at host 1: longer than any script, so the
+/// arrival never runs (the frame is taken off the wire first).
+const CAPTURE_DELAY_NS: u64 = 1 << 50;
+
+/// The engine configuration every script starts from: kernel 6.18 at HZ 1000, a tun-like
+/// device (no CPU costs, immediate TX completion, pfifo as `defaults.sh` sets), MTU 1500.
+const BASE_SCENARIO: &str = r#"title = "packetdrill"
+kernel = "6.18"
+[sim]
+hz = 1000
+duration_ms = 600000
+[link]
+rate_mbit = 800000
+delay_us = 0
+mtu = 1500
+[tc]
+qdisc = "pfifo_fast"
+[ethtool]
+tx-usecs = 0
+tx-frames = 1
+[cpu]
+model = "free"
+[app]
+kind = "tcp_stream"
+bytes = 1
+"#;
+
+/// What the script's SYN offered (`tcp_parse_options`).
+#[derive(Clone, Copy, Debug, Default)]
+struct SynOpts {
+    mss: Option<u32>,
+    sack_ok: bool,
+    ts: bool,
+    wscale: Option<u8>,
+}
+
+/// A file descriptor of the script.
+#[derive(Clone, Copy, Debug)]
+struct Fd {
+    listener: bool,
+    nonblock: bool,
+}
+
+/// A frame host 0 put on its wire, with the time it left and its SACK blocks.
+#[derive(Clone, Debug)]
+struct Captured {
+    t_ns: u64,
+    pkt: Packet,
+    sack: Vec<(u64, u64)>,
+}
+
+/// How a script stops early.
+enum Stop {
+    Fail(Failure),
+    Unsupported(String),
+}
+
+type Step = Result<(), Stop>;
+
+pub struct Runner<'a> {
+    script: &'a Script,
+    tolerance_us: i64,
+    tolerance_percent: f64,
+    applied: Applied,
+    syn: SynOpts,
+    w: Option<World>,
+    local: SockId,
+    remote: SockId,
+    fds: BTreeMap<i64, Fd>,
+    captured: VecDeque<Captured>,
+    /// The script's TS val of each matched outbound packet → the engine's send time, ms.
+    ts_map: BTreeMap<u32, u64>,
+    /// The previous event: inbound packet?, its script time (µs).
+    last: Option<(bool, i64)>,
+    /// Now, µs since the start of the script.
+    now_us: i64,
+    lines: Vec<LineRun>,
+    /// The first failed `assert` of a `%{ }%` block (reported at the end, as packetdrill does).
+    assert_failure: Option<Failure>,
+}
+
+impl<'a> Runner<'a> {
+    pub fn new(script: &'a Script) -> Runner<'a> {
+        Runner {
+            script,
+            tolerance_us: TOLERANCE_USECS,
+            tolerance_percent: TOLERANCE_PERCENT,
+            applied: Applied::default(),
+            syn: SynOpts::default(),
+            w: None,
+            local: 0,
+            remote: 1,
+            fds: BTreeMap::new(),
+            captured: VecDeque::new(),
+            ts_map: BTreeMap::new(),
+            last: None,
+            now_us: 0,
+            lines: Vec::new(),
+            assert_failure: None,
+        }
+    }
+
+    /// Run every event; the report says how the script ended.
+    pub fn run(mut self, name: &str) -> Report {
+        let outcome = match self.run_events() {
+            Ok(()) => match self.assert_failure.take() {
+                Some(f) => Outcome::Fail(f),
+                None => Outcome::Pass,
+            },
+            Err((line, Stop::Fail(f))) => {
+                let _ = line;
+                Outcome::Fail(f)
+            }
+            Err((line, Stop::Unsupported(what))) => Outcome::Unsupported { line, what },
+        };
+        Report {
+            name: name.to_string(),
+            outcome,
+            lines: self.lines,
+            notes: self.applied.notes,
+        }
+    }
+
+    fn run_events(&mut self) -> Result<(), (u32, Stop)> {
+        for (line, name, value) in &self.script.options {
+            let bad = |m: String| (*line, Stop::Unsupported(m));
+            match name.as_str() {
+                "tolerance_usecs" => {
+                    self.tolerance_us = value
+                        .parse()
+                        .map_err(|_| bad(format!("--tolerance_usecs={value}")))?
+                }
+                "tolerance_percent" => {
+                    self.tolerance_percent = value
+                        .parse()
+                        .map_err(|_| bad(format!("--tolerance_percent={value}")))?
+                }
+                "ip_version" if value == "ipv4" => {}
+                _ => {
+                    return Err(bad(format!("the option --{name}={value}")))
+                }
+            }
+        }
+        self.syn = first_syn(self.script);
+        if let Some((line, c)) = &self.script.init {
+            sysctl::command(c, &mut self.applied).map_err(|m| (*line, Stop::Unsupported(m)))?;
+            self.lines.push(LineRun {
+                line: *line,
+                last_line: *line + c.matches('\n').count() as u32,
+                t_us: 0,
+                kind: "command".into(),
+                detail: String::new(),
+            });
+        }
+        let events = self.script.events.clone();
+        if let Some(e) = events.first() {
+            if e.time.kind != TimeKind::Absolute || e.time.usecs != 0 {
+                return Err((
+                    e.line,
+                    Stop::Fail(Failure {
+                        line: e.line,
+                        message: "first event should be at time 0".into(),
+                        expected: None,
+                        actual: None,
+                    }),
+                ));
+            }
+        }
+        for e in &events {
+            self.event(e).map_err(|s| (e.line, s))?;
+        }
+        if let Some((line, c)) = &self.script.cleanup {
+            sysctl::command(c, &mut self.applied).map_err(|m| (*line, Stop::Unsupported(m)))?;
+        }
+        Ok(())
+    }
+
+    /// One event: its time, then its action.
+    fn event(&mut self, e: &Event) -> Step {
+        let inbound = matches!(&e.action, Action::Packet(p) if p.dir == Direction::Inbound);
+        let (start, end) = match e.time.kind {
+            TimeKind::Absolute => (e.time.usecs, e.time.end_usecs),
+            TimeKind::Relative => {
+                let offset = match self.last {
+                    Some((true, t)) if inbound => t,
+                    _ => self.now_us,
+                };
+                (
+                    offset + e.time.usecs,
+                    e.time.end_usecs.map(|x| offset + x),
+                )
+            }
+            TimeKind::Any => (self.now_us, None),
+        };
+        let last_us = self.last.map(|(_, t)| t);
+        let fail = |message: String| {
+            Stop::Fail(Failure {
+                line: e.line,
+                message,
+                expected: None,
+                actual: None,
+            })
+        };
+        match &e.action {
+            Action::Unsupported(what) => return Err(Stop::Unsupported(what.clone())),
+            Action::Command(c) => {
+                if self.w.is_some() {
+                    return Err(Stop::Unsupported(
+                        "a shell command after the socket exists (settings apply to a run from its start)"
+                            .into(),
+                    ));
+                }
+                sysctl::command(c, &mut self.applied).map_err(Stop::Unsupported)?;
+                self.log(e, start, "command", "");
+            }
+            Action::Code(code) => {
+                self.advance_to(start, false)?;
+                self.now_us = start;
+                self.log(e, start, "code", "");
+                self.code(e.line, code)?;
+            }
+            Action::Syscall(call) => {
+                if call.end_usecs.is_some() {
+                    return Err(Stop::Unsupported(format!(
+                        "the blocking call {}(): the runner makes non-blocking calls only",
+                        call.name
+                    )));
+                }
+                self.advance_to(start, false)?;
+                self.now_us = start;
+                let detail = self.syscall(call).map_err(|s| match s {
+                    Stop::Fail(mut f) => {
+                        f.line = e.line;
+                        Stop::Fail(f)
+                    }
+                    s => s,
+                })?;
+                self.log(e, start, "syscall", &detail);
+            }
+            Action::Packet(p) if p.dir == Direction::Inbound => {
+                self.ensure_world()?;
+                // wait_for_event: an event whose time has passed runs at once, and
+                // check_event_time fails it if that is later than the tolerance allows.
+                let at = start.max(self.now_us);
+                let tol = self.tolerance(start, last_us);
+                if at - start > tol {
+                    return Err(fail(format!(
+                        "timing error: expected inbound packet at {:.6} sec but happened at {:.6} sec; tolerance {:.6} sec",
+                        start as f64 / 1e6,
+                        at as f64 / 1e6,
+                        tol as f64 / 1e6
+                    )));
+                }
+                self.advance_to(at, false)?;
+                self.now_us = at;
+                self.inject(p)?;
+                self.advance_to(at, true)?;
+                self.log(e, at, "inbound", "");
+            }
+            Action::Packet(p) => {
+                self.ensure_world()?;
+                let tol = self.tolerance(start, last_us);
+                let deadline = end.unwrap_or(start) + tol;
+                let got = self.outbound(p, deadline)?;
+                let Some((t_us, actual)) = got else {
+                    return Err(fail(format!(
+                        "timed out waiting for the outbound packet expected at {:.6} sec (tolerance {:.6} sec)\nscript packet: {:.6} {}",
+                        start as f64 / 1e6,
+                        tol as f64 / 1e6,
+                        start as f64 / 1e6,
+                        show_script(p)
+                    )));
+                };
+                let shown = format!(
+                    "\nscript packet: {:.6} {}\nactual packet: {:.6} {}",
+                    start as f64 / 1e6,
+                    show_script(p),
+                    t_us as f64 / 1e6,
+                    actual.text
+                );
+                let field = |m: String| {
+                    Stop::Fail(Failure {
+                        line: e.line,
+                        message: format!("error handling packet: {m}{shown}"),
+                        expected: Some(show_script(p)),
+                        actual: Some(actual.text.clone()),
+                    })
+                };
+                if let Some(m) = compare(p, &actual) {
+                    return Err(field(m));
+                }
+                if e.time.kind != TimeKind::Any {
+                    if let Some(m) = verify_time(start, end, t_us, tol, e.time.kind) {
+                        return Err(field(m));
+                    }
+                }
+                if let (Some(opts), Some(sent_ms)) = (&p.options, actual.sent_ms) {
+                    for o in opts {
+                        if let TcpOpt::Timestamp { val, .. } = o {
+                            self.ts_map.insert(*val, sent_ms);
+                        }
+                    }
+                }
+                self.now_us = t_us.max(self.now_us);
+                self.log(e, t_us, "outbound", &actual.text);
+                self.last = Some((false, start));
+                return Ok(());
+            }
+        }
+        self.last = Some((inbound, start));
+        Ok(())
+    }
+
+    fn log(&mut self, e: &Event, t_us: i64, kind: &str, detail: &str) {
+        self.lines.push(LineRun {
+            line: e.line,
+            last_line: e.last_line,
+            t_us,
+            kind: kind.to_string(),
+            detail: detail.to_string(),
+        });
+    }
+
+    fn tolerance(&self, script_us: i64, last_us: Option<i64>) -> i64 {
+        let mut tol = self.tolerance_us;
+        if let Some(last) = last_us {
+            let dynamic = (self.tolerance_percent / 100.0 * (script_us - last) as f64) as i64;
+            tol = tol.max(dynamic);
+        }
+        tol
+    }
+
+    fn w(&mut self) -> &mut World {
+        self.w.as_mut().expect("the world exists")
+    }
+
+    /// Build the engine's world from the settings so far (the first event that needs it).
+    fn ensure_world(&mut self) -> Step {
+        if self.w.is_some() {
+            return Ok(());
+        }
+        let mut sets = self.applied.sets.clone();
+        let ts_sysctl = !sets
+            .iter()
+            .any(|s| s.starts_with("net.ipv4.tcp_timestamps=") && s.ends_with("=0"));
+        // The socket uses timestamps when both ends offer them (tcp_parse_options).
+        if !(self.syn.ts && ts_sysctl) {
+            sets.push("net.ipv4.tcp_timestamps=0".into());
+        }
+        let sc = Scenario::parse(BASE_SCENARIO, "packetdrill.toml")
+            .map_err(|e| Stop::Unsupported(format!("the engine's base scenario: {e}")))?;
+        let cfg = sc
+            .config(None, &sets)
+            .map_err(|e| Stop::Unsupported(format!("a setting the engine refuses: {e}")))?;
+        let mut w = World::without_apps(cfg, Trace::new(false, 0));
+        w.end_ns = u64::MAX / 4;
+        w.links[0].delay_ns = CAPTURE_DELAY_NS;
+        // The socket under test (host 0) and the one that stands for the script (host 1).
+        let local = app::new_sock(&mut w, 0, 1);
+        let remote = app::new_sock(&mut w, 1, 0);
+        w.socks[local as usize].peer = remote;
+        w.socks[remote as usize].peer = local;
+        w.apps.push(App::driven(Role::StreamSender, 0, local));
+        w.apps.push(App::driven(Role::StreamReceiver, 1, remote));
+        w.socks[local as usize].app = 0;
+        w.socks[remote as usize].app = 1;
+        self.local = local;
+        self.remote = remote;
+        self.w = Some(w);
+        Ok(())
+    }
+
+    /// Run the engine's events due before `t_us` (and at `t_us` too with `inclusive`),
+    /// taking every frame host 0 sends off the wire.
+    fn advance_to(&mut self, t_us: i64, inclusive: bool) -> Step {
+        let Some(w) = self.w.as_mut() else {
+            return Ok(());
+        };
+        let t_ns = (t_us.max(0) as u64) * 1000;
+        while let Some(next) = w.next_event_ns() {
+            if next > t_ns || (next == t_ns && !inclusive) {
+                break;
+            }
+            w.step();
+            Self::capture(w, &mut self.captured);
+        }
+        if w.now_ns < t_ns {
+            w.now_ns = t_ns;
+        }
+        Ok(())
+    }
+
+    fn capture(w: &mut World, into: &mut VecDeque<Captured>) {
+        while let Some((arrive, pkt)) = w.links[0].in_flight.pop_front() {
+            let sack = w
+                .tcp_sack_opts
+                .remove(&pkt.id)
+                .map(|b| b.to_vec())
+                .unwrap_or_default();
+            into.push_back(Captured {
+                t_ns: arrive - CAPTURE_DELAY_NS,
+                pkt,
+                sack,
+            });
+        }
+    }
+
+    /// The next outbound frames, joined up to the script's payload length; `None` when none
+    /// leaves by `deadline_us`.
+    fn outbound(&mut self, p: &PacketSpec, deadline_us: i64) -> Result<Option<(i64, Actual)>, Stop> {
+        let want = p.len as u64;
+        let mut got: Vec<Captured> = Vec::new();
+        let mut bytes = 0u64;
+        loop {
+            if let Some(c) = self.captured.pop_front() {
+                let n = c.pkt.payload_len() as u64;
+                let contiguous = got.last().is_none_or(|l| {
+                    l.pkt.end_seq == c.pkt.seq && l.pkt.flags & tcp_flags::SYN == 0
+                });
+                if !contiguous {
+                    self.captured.push_front(c);
+                    break;
+                }
+                bytes += n;
+                got.push(c);
+                if bytes >= want || n == 0 {
+                    break;
+                }
+                continue;
+            }
+            let w = self.w.as_mut().expect("world");
+            let deadline_ns = (deadline_us.max(0) as u64) * 1000;
+            match w.next_event_ns() {
+                Some(t) if t <= deadline_ns => {
+                    w.step();
+                    Self::capture(w, &mut self.captured);
+                }
+                _ => break,
+            }
+        }
+        if got.is_empty() {
+            return Ok(None);
+        }
+        let t_us = (got[0].t_ns / 1000) as i64;
+        Ok(Some((t_us, self.actual(&got))))
+    }
+
+    /// What packetdrill would have seen: the frames' headers in script terms.
+    fn actual(&self, frames: &[Captured]) -> Actual {
+        let w = self.w.as_ref().expect("world");
+        let tp = &w.socks[self.local as usize];
+        let first = &frames[0].pkt;
+        let last = &frames[frames.len() - 1];
+        let mut flags = frames.iter().fold(0, |f, c| f | c.pkt.flags);
+        if frames.len() > 1 {
+            // aggregate_packets: the headers of the last frame, the sequence of the first.
+            flags = last.pkt.flags;
+        }
+        let syn = flags & tcp_flags::SYN != 0;
+        let payload: u64 = frames.iter().map(|c| c.pkt.payload_len() as u64).sum();
+        let win = if syn {
+            first.window.min(65_535)
+        } else {
+            (last.pkt.window >> tp.rcv_wscale).min(65_535)
+        };
+        let ts = tp.tcp_header_len > TCP_HLEN;
+        let sent_ms = first.sent_ns / 1_000_000;
+        let mut options = Vec::new();
+        if syn {
+            // tcp_synack_options → tcp_options_write: MSS, then SACK-permitted and timestamps
+            // (packed together), then the window scale.
+            options.push(TcpOpt::Mss(tp.advmss));
+            match (ts, self.syn.sack_ok) {
+                (true, true) => {
+                    options.push(TcpOpt::SackOk);
+                    options.push(TcpOpt::Timestamp {
+                        val: sent_ms as u32,
+                        ecr: tp.ts_recent_ms as u32,
+                    });
+                }
+                (true, false) => {
+                    options.extend([TcpOpt::Nop, TcpOpt::Nop]);
+                    options.push(TcpOpt::Timestamp {
+                        val: sent_ms as u32,
+                        ecr: tp.ts_recent_ms as u32,
+                    });
+                }
+                (false, true) => options.extend([TcpOpt::Nop, TcpOpt::Nop, TcpOpt::SackOk]),
+                (false, false) => {}
+            }
+            if self.syn.wscale.is_some() {
+                options.extend([TcpOpt::Nop, TcpOpt::Wscale(tp.rcv_wscale)]);
+            }
+        } else {
+            if ts {
+                options.extend([TcpOpt::Nop, TcpOpt::Nop]);
+                options.push(TcpOpt::Timestamp {
+                    val: sent_ms as u32,
+                    ecr: last.pkt.tsecr_ms as u32,
+                });
+            }
+            if !last.sack.is_empty() {
+                options.extend([TcpOpt::Nop, TcpOpt::Nop]);
+                options.push(TcpOpt::Sack(
+                    last.sack
+                        .iter()
+                        .map(|&(s, e)| (s as u32, e as u32))
+                        .collect(),
+                ));
+            }
+        }
+        let ack = if flags & tcp_flags::ACK != 0 {
+            last.pkt.ack_seq as u32
+        } else {
+            0
+        };
+        let a = Actual {
+            flags,
+            seq: first.seq as u32,
+            len: payload as u32,
+            ack,
+            win,
+            options,
+            sent_ms: ts.then_some(sent_ms),
+            text: String::new(),
+        };
+        Actual {
+            text: show_actual(&a),
+            ..a
+        }
+    }
+
+    /// Put an inbound packet on host 1's wire, arriving now.
+    fn inject(&mut self, p: &PacketSpec) -> Step {
+        let syn = p.flags & tcp_flags::SYN != 0;
+        if p.flags & tcp_flags::RST != 0 {
+            return Err(Stop::Unsupported(
+                "an inbound RST: the model has no reset processing".into(),
+            ));
+        }
+        if p.flags & tcp_flags::FIN != 0 {
+            return Err(Stop::Unsupported(
+                "an inbound FIN: the model has no connection teardown".into(),
+            ));
+        }
+        if syn && p.flags & tcp_flags::ACK != 0 {
+            return Err(Stop::Unsupported(
+                "an inbound SYN-ACK: the runner drives the passive side only".into(),
+            ));
+        }
+        let opts = p.options.clone().unwrap_or_default();
+        let mut opt_len = 0u32;
+        let mut sack_blocks = Vec::new();
+        let mut ecr = None;
+        for o in &opts {
+            opt_len += match o {
+                TcpOpt::Nop | TcpOpt::Eol => 1,
+                TcpOpt::Mss(_) => 4,
+                TcpOpt::SackOk => 2,
+                TcpOpt::Wscale(_) => 3,
+                TcpOpt::Timestamp { ecr: e, .. } => {
+                    ecr = Some(*e);
+                    10
+                }
+                TcpOpt::Sack(b) => {
+                    sack_blocks.extend(b.iter().map(|&(s, e)| (s as u64, e as u64)));
+                    2 + 8 * b.len() as u32
+                }
+            };
+        }
+        let local = self.local;
+        let remote = self.remote;
+        // Not before the engine's clock: looking for an outbound packet may have run the
+        // events of the same microsecond.
+        let now_ns = ((self.now_us.max(0) as u64) * 1000).max(self.w().now_ns);
+        let tsecr_ms = ecr
+            .and_then(|e| self.ts_map.get(&e).copied())
+            .unwrap_or(0);
+        let syn_opts = self.syn;
+        let w = self.w();
+        if syn {
+            let tp = &mut w.socks[local as usize];
+            if tp.state != TcpState::SynRecv {
+                return Err(Stop::Unsupported(
+                    "a SYN to a socket that is not listening".into(),
+                ));
+            }
+            // tcp_openreq_init / tcp_sync_mss: the peer's MSS clamps ours; the timestamp
+            // option takes its 12 bytes from every segment.
+            if let Some(mss) = syn_opts.mss {
+                tp.mss_clamp = tp.advmss.min(mss);
+            }
+            tp.mss_cache = tp.mss_clamp - (tp.tcp_header_len - TCP_HLEN);
+            tp.icsk_ack.rcv_mss = tp
+                .advmss
+                .min(tp.mss_cache)
+                .min((tp.rcv_wnd / 2) as u32)
+                .clamp(88, 536);
+            // Window scaling only when both ends offer it (RFC 7323 2.2).
+            match syn_opts.wscale {
+                Some(s) => tp.snd_wscale = s.min(14),
+                None => {
+                    tp.snd_wscale = 0;
+                    tp.rcv_wscale = 0;
+                }
+            }
+        }
+        let tp = &w.socks[local as usize];
+        let wscale = if syn { 0 } else { tp.snd_wscale };
+        let payload = p.len;
+        let hdr = ETH_HLEN + IPV4_HLEN + TCP_HLEN + opt_len.next_multiple_of(4);
+        let seq = p.seq as u64;
+        let end_seq = seq + payload as u64 + u64::from(syn);
+        let id = w.next_pkt_id();
+        let pkt = Packet {
+            id,
+            orig_skb: 0,
+            sk: remote,
+            src_host: 1,
+            dst_host: 0,
+            hash: remote.wrapping_mul(2_654_435_761),
+            priority: 0,
+            len: hdr + payload,
+            hdr_len: hdr,
+            truesize: payload + 768,
+            gso_segs: 1,
+            gso_size: 0,
+            tstamp_ns: 0,
+            sk_pacing_rate_bps: u64::MAX,
+            pure_ack: payload == 0 && !syn,
+            seq,
+            end_seq,
+            ack_seq: p.ack.unwrap_or(0) as u64,
+            window: p.win.unwrap_or(0) << wscale,
+            flags: p.flags,
+            tsecr_ms,
+            sent_ns: now_ns,
+        };
+        if !sack_blocks.is_empty() {
+            w.tcp_sack_opts.insert(id, sack_blocks.into_boxed_slice());
+        }
+        w.links[1].in_flight.push_back((now_ns, pkt));
+        w.schedule(now_ns, crate::net::host::Event::Arrive(1));
+        Ok(())
+    }
+
+    /// A `%{ }%` block: `assert tcpi_NAME OP VALUE` lines (and `print`s, ignored).
+    fn code(&mut self, line: u32, code: &str) -> Step {
+        for (k, raw) in code.lines().enumerate() {
+            let l = raw.trim();
+            if l.is_empty() || l.starts_with('#') || l.starts_with("print") {
+                continue;
+            }
+            let Some(rest) = l.strip_prefix("assert ") else {
+                return Err(Stop::Unsupported(format!("the Python statement `{l}`")));
+            };
+            let cond = rest.split(',').next().unwrap_or("").trim();
+            let parts: Vec<&str> = cond.split_whitespace().collect();
+            let [name, op, value] = parts[..] else {
+                return Err(Stop::Unsupported(format!("the Python assertion `{l}`")));
+            };
+            let Some(actual) = self.tcp_info(name) else {
+                return Err(Stop::Unsupported(format!(
+                    "{name} in a Python assertion (the runner reads tcpi_snd_cwnd, tcpi_snd_ssthresh, tcpi_ca_state, tcpi_unacked, tcpi_sacked, tcpi_lost, tcpi_retrans, tcpi_snd_mss, tcpi_reordering)"
+                )));
+            };
+            let expected = match value {
+                "TCP_CA_Open" => 0,
+                "TCP_CA_Disorder" => 1,
+                "TCP_CA_CWR" => 2,
+                "TCP_CA_Recovery" => 3,
+                "TCP_CA_Loss" => 4,
+                v => v.parse::<i64>().map_err(|_| {
+                    Stop::Unsupported(format!("the Python assertion `{l}`"))
+                })?,
+            };
+            let ok = match op {
+                "==" => actual == expected,
+                "!=" => actual != expected,
+                "<" => actual < expected,
+                "<=" => actual <= expected,
+                ">" => actual > expected,
+                ">=" => actual >= expected,
+                _ => return Err(Stop::Unsupported(format!("the Python assertion `{l}`"))),
+            };
+            if !ok && self.assert_failure.is_none() {
+                self.assert_failure = Some(Failure {
+                    line: line + k as u32,
+                    message: format!("AssertionError: {cond} (actual {name} = {actual})"),
+                    expected: Some(cond.to_string()),
+                    actual: Some(format!("{name} = {actual}")),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// A field of the socket's `tcp_info` (`tcp_get_info`).
+    fn tcp_info(&mut self, name: &str) -> Option<i64> {
+        let local = self.local;
+        let w = self.w.as_ref()?;
+        let tp = &w.socks[local as usize];
+        Some(match name {
+            "tcpi_snd_cwnd" => tp.snd_cwnd as i64,
+            "tcpi_snd_ssthresh" => tp.snd_ssthresh as i64,
+            "tcpi_ca_state" => tp.icsk_ca_state as i64,
+            "tcpi_unacked" => tp.packets_out as i64,
+            "tcpi_sacked" => tp.sacked_out as i64,
+            "tcpi_lost" => tp.lost_out as i64,
+            "tcpi_retrans" => tp.retrans_out as i64,
+            "tcpi_snd_mss" => tp.mss_cache as i64,
+            "tcpi_reordering" => tp.lr.reordering as i64,
+            _ => return None,
+        })
+    }
+
+    /// A system call; its return value is compared with the script's. Returns what it did.
+    fn syscall(&mut self, c: &Syscall) -> Result<String, Stop> {
+        let unsupported = |m: String| Err(Stop::Unsupported(m));
+        let expected = match (&c.result, c.errno.as_deref()) {
+            (Expr::Int(n), _) => Some(*n),
+            (Expr::Ellipsis, _) => None,
+            _ => return unsupported(format!("the result of {}()", c.name)),
+        };
+        let fd_arg = |k: usize| c.args.get(k).and_then(Expr::int);
+        let got: (i64, Option<&str>) = match c.name.as_str() {
+            "socket" => {
+                let kinds: Vec<String> = c.args.iter().map(|a| format!("{a:?}")).collect();
+                if !kinds.iter().any(|k| k.contains("SOCK_STREAM")) {
+                    return unsupported("a socket that is not SOCK_STREAM".into());
+                }
+                self.ensure_world()?;
+                let fd = expected.unwrap_or(3);
+                self.fds.insert(
+                    fd,
+                    Fd {
+                        listener: true,
+                        nonblock: false,
+                    },
+                );
+                (fd, None)
+            }
+            "bind" => (0, None),
+            "listen" => {
+                let local = self.local;
+                self.w().socks[local as usize].state = TcpState::SynRecv;
+                (0, None)
+            }
+            "accept" => {
+                let local = self.local;
+                if self.w().socks[local as usize].state != TcpState::Established {
+                    return unsupported(
+                        "accept() before the handshake ends (it would block)".into(),
+                    );
+                }
+                let fd = expected.unwrap_or(4);
+                self.fds.insert(
+                    fd,
+                    Fd {
+                        listener: false,
+                        nonblock: false,
+                    },
+                );
+                (fd, None)
+            }
+            "connect" => {
+                return unsupported(
+                    "connect(): the runner drives the passive side only (the model's SYN carries no options)"
+                        .into(),
+                )
+            }
+            "close" | "shutdown" => {
+                return unsupported(format!(
+                    "{}(): the model has no FIN or connection teardown (tcp_close, tcp_shutdown)",
+                    c.name
+                ))
+            }
+            "setsockopt" => self.setsockopt(c)?,
+            "getsockopt" => self.getsockopt(c)?,
+            "fcntl" => {
+                let fd = fd_arg(0).unwrap_or(-1);
+                let cmd = c.args.get(1);
+                let flags = format!("{:?}", c.args.get(2));
+                match cmd {
+                    Some(Expr::Word(w)) if w == "F_SETFL" => {
+                        if let Some(f) = self.fds.get_mut(&fd) {
+                            f.nonblock = flags.contains("O_NONBLOCK");
+                        }
+                        (0, None)
+                    }
+                    _ => return unsupported(format!("fcntl {cmd:?}")),
+                }
+            }
+            "write" | "send" | "sendto" | "sendmsg" => self.send(c)?,
+            other => return unsupported(format!("the system call {other}()")),
+        };
+        let (ret, errno) = got;
+        if let Some(exp) = expected {
+            if exp != ret || (exp < 0 && c.errno.as_deref() != errno) {
+                return Err(Stop::Fail(Failure {
+                    line: 0,
+                    message: format!(
+                        "{}: expected result {exp}{} but got {ret}{}",
+                        c.name,
+                        c.errno.as_deref().map(|e| format!(" {e}")).unwrap_or_default(),
+                        errno.map(|e| format!(" {e}")).unwrap_or_default()
+                    ),
+                    expected: Some(format!("{exp}")),
+                    actual: Some(format!("{ret}")),
+                }));
+            }
+        }
+        Ok(format!("= {ret}{}", errno.map(|e| format!(" {e}")).unwrap_or_default()))
+    }
+
+    fn setsockopt(&mut self, c: &Syscall) -> Result<(i64, Option<&'static str>), Stop> {
+        let name = match c.args.get(2) {
+            Some(Expr::Word(w)) => w.clone(),
+            _ => return Err(Stop::Unsupported("setsockopt with a numeric option".into())),
+        };
+        let v = c.args.get(3).and_then(Expr::int);
+        let local = self.local;
+        let w = self.w();
+        let sk = local;
+        match (name.as_str(), v) {
+            ("SO_REUSEADDR", _) => {}
+            ("TCP_NODELAY", Some(v)) => tcp::tcp_sock_set_nodelay(w, sk, v != 0),
+            ("TCP_CORK", Some(v)) => tcp::tcp_sock_set_cork(w, sk, v != 0),
+            ("TCP_QUICKACK", Some(v)) => tcp::tcp_sock_set_quickack(w, sk, v != 0),
+            ("TCP_NOTSENT_LOWAT", Some(v)) => {
+                // do_tcp_setsockopt: "WRITE_ONCE(tp->notsent_lowat, val); sk->sk_write_space(sk);"
+                w.socks[sk as usize].notsent_lowat = v as u64;
+                tcp::sk_stream_write_space(w, sk);
+            }
+            ("SO_SNDBUF", Some(v)) => {
+                // sk_setsockopt → __sock_set_sndbuf: min(val, wmem_max) * 2, at least
+                // SOCK_MIN_SNDBUF, and SOCK_SNDBUF_LOCK stops the autotuning.
+                let max = w.hosts[0].cfg.sysctl.wmem_max;
+                let tp = &mut w.socks[sk as usize];
+                tp.sk_sndbuf = ((v.max(0) as u64).min(max) * 2)
+                    .max(crate::net::core::sock::SOCK_MIN_SNDBUF);
+                tp.sndbuf_locked = true;
+                tcp::sk_stream_write_space(w, sk);
+            }
+            _ => {
+                return Err(Stop::Unsupported(format!(
+                    "setsockopt {name} (the runner sets SO_REUSEADDR, SO_SNDBUF, TCP_NODELAY, TCP_CORK, TCP_QUICKACK, TCP_NOTSENT_LOWAT)"
+                )))
+            }
+        }
+        Ok((0, None))
+    }
+
+    fn getsockopt(&mut self, c: &Syscall) -> Result<(i64, Option<&'static str>), Stop> {
+        let name = match c.args.get(2) {
+            Some(Expr::Word(w)) => w.clone(),
+            _ => return Err(Stop::Unsupported("getsockopt with a numeric option".into())),
+        };
+        let local = self.local;
+        let tp = &self.w().socks[local as usize];
+        let actual = match name.as_str() {
+            "TCP_NOTSENT_LOWAT" => tp.notsent_lowat as i64,
+            "SO_SNDBUF" => tp.sk_sndbuf as i64,
+            "TCP_NODELAY" => i64::from(tp.nonagle & crate::net::core::sock::TCP_NAGLE_OFF != 0),
+            "TCP_CORK" => i64::from(tp.nonagle & crate::net::core::sock::TCP_NAGLE_CORK != 0),
+            "TCP_MAXSEG" => tp.mss_cache as i64,
+            _ => {
+                return Err(Stop::Unsupported(format!(
+                    "getsockopt {name} (the runner reads SO_SNDBUF, TCP_NODELAY, TCP_CORK, TCP_MAXSEG, TCP_NOTSENT_LOWAT)"
+                )))
+            }
+        };
+        if let Some(exp) = c.args.get(3).and_then(Expr::int) {
+            if exp != actual {
+                return Err(Stop::Fail(Failure {
+                    line: 0,
+                    message: format!("getsockopt {name}: expected {exp} but got {actual}"),
+                    expected: Some(exp.to_string()),
+                    actual: Some(actual.to_string()),
+                }));
+            }
+        }
+        Ok((0, None))
+    }
+
+    /// `write`, `send`, `sendto`, `sendmsg`: `tcp_sendmsg_locked` with `MSG_MORE`; a
+    /// non-blocking socket returns what was copied, or `-1 EAGAIN`.
+    fn send(&mut self, c: &Syscall) -> Result<(i64, Option<&'static str>), Stop> {
+        let fd = c.args.first().and_then(Expr::int).unwrap_or(-1);
+        let Some(f) = self.fds.get(&fd).copied().filter(|f| !f.listener) else {
+            return Err(Stop::Unsupported(format!("{}() on fd {fd}", c.name)));
+        };
+        let (size, flags) = match c.name.as_str() {
+            "write" => (c.args.get(2).and_then(Expr::int), None),
+            "send" | "sendto" => (c.args.get(2).and_then(Expr::int), c.args.get(3)),
+            _ => (c.args.get(1).and_then(iov_len), c.args.get(2)),
+        };
+        let Some(size) = size.filter(|&n| n >= 0) else {
+            return Err(Stop::Unsupported(format!("the length of {}()", c.name)));
+        };
+        let mut msg_more = false;
+        let mut nonblock = f.nonblock;
+        for flag in flag_words(flags) {
+            match flag.as_str() {
+                "0" => {}
+                "MSG_MORE" => msg_more = true,
+                "MSG_DONTWAIT" => nonblock = true,
+                other => {
+                    return Err(Stop::Unsupported(format!(
+                        "the send flag {other} (the runner models MSG_MORE and MSG_DONTWAIT)"
+                    )))
+                }
+            }
+        }
+        let local = self.local;
+        let w = self.w();
+        if w.socks[local as usize].state != TcpState::Established {
+            return Err(Stop::Unsupported(format!(
+                "{}() before the connection is established",
+                c.name
+            )));
+        }
+        match tcp::tcp_sendmsg_locked(w, local, size as u64, msg_more, false) {
+            SendOutcome::Done => Ok((size, None)),
+            SendOutcome::Blocked { copied } => {
+                w.socks[local as usize].writer_waiting = false;
+                if !nonblock {
+                    return Err(Stop::Unsupported(format!(
+                        "a blocking {}() that waits for send-buffer space (sk_stream_wait_memory)",
+                        c.name
+                    )));
+                }
+                if copied > 0 {
+                    Ok((copied as i64, None))
+                } else {
+                    Ok((-1, Some("EAGAIN")))
+                }
+            }
+        }
+    }
+}
+
+/// The flags argument of a send call as words (`MSG_MORE|MSG_DONTWAIT` → both; `0`).
+fn flag_words(e: Option<&Expr>) -> Vec<String> {
+    match e {
+        None => vec![],
+        Some(Expr::Int(n)) => vec![n.to_string()],
+        Some(Expr::Word(w)) => vec![w.clone()],
+        Some(Expr::Or(v)) => v.iter().flat_map(|x| flag_words(Some(x))).collect(),
+        Some(other) => vec![format!("{other:?}")],
+    }
+}
+
+/// The bytes of a `struct msghdr`'s `msg_iov(N)=[{..., len}, ...]`.
+fn iov_len(e: &Expr) -> Option<i64> {
+    let Expr::Struct(fields) = e else {
+        return None;
+    };
+    for (k, v) in fields {
+        if matches!(k, Expr::Call(n, _) if n == "msg_iov") {
+            let Some(Expr::List(iovs)) = v else {
+                return None;
+            };
+            let mut total = 0;
+            for iov in iovs {
+                let Expr::Struct(parts) = iov else {
+                    return None;
+                };
+                total += parts.last()?.0.int()?;
+            }
+            return Some(total);
+        }
+    }
+    None
+}
+
+/// The options of the script's first inbound SYN.
+fn first_syn(s: &Script) -> SynOpts {
+    for e in &s.events {
+        if let Action::Packet(p) = &e.action {
+            if p.dir == Direction::Inbound && p.flags & tcp_flags::SYN != 0 {
+                let mut o = SynOpts::default();
+                for opt in p.options.iter().flatten() {
+                    match opt {
+                        TcpOpt::Mss(m) => o.mss = Some(*m),
+                        TcpOpt::SackOk => o.sack_ok = true,
+                        TcpOpt::Timestamp { .. } => o.ts = true,
+                        TcpOpt::Wscale(w) => o.wscale = Some(*w),
+                        _ => {}
+                    }
+                }
+                return o;
+            }
+        }
+    }
+    SynOpts::default()
+}
+
+/// An outbound packet as the script would write it.
+#[derive(Clone, Debug)]
+struct Actual {
+    flags: u8,
+    seq: u32,
+    len: u32,
+    ack: u32,
+    win: u32,
+    options: Vec<TcpOpt>,
+    /// The TS val the engine would have written (its send time, ms), with timestamps on.
+    sent_ms: Option<u64>,
+    text: String,
+}
+
+fn flags_text(flags: u8) -> String {
+    let mut s = String::new();
+    for (bit, c) in [
+        (tcp_flags::FIN, 'F'),
+        (tcp_flags::SYN, 'S'),
+        (tcp_flags::RST, 'R'),
+        (tcp_flags::PSH, 'P'),
+    ] {
+        if flags & bit != 0 {
+            s.push(c);
+        }
+    }
+    if flags & tcp_flags::ACK != 0 {
+        s.push('.');
+    }
+    s
+}
+
+fn options_text(o: &[TcpOpt]) -> String {
+    if o.is_empty() {
+        return String::new();
+    }
+    format!(
+        " <{}>",
+        o.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+    )
+}
+
+fn show_script(p: &PacketSpec) -> String {
+    let mut s = format!(
+        "{} {}:{}({})",
+        flags_text(p.flags),
+        p.seq,
+        p.seq.wrapping_add(p.len),
+        p.len
+    );
+    if let Some(a) = p.ack {
+        s += &format!(" ack {a}");
+    }
+    if let Some(w) = p.win {
+        s += &format!(" win {w}");
+    }
+    match &p.options {
+        Some(o) => s += &options_text(o),
+        None => s += " <...>",
+    }
+    s
+}
+
+fn show_actual(a: &Actual) -> String {
+    let mut s = format!(
+        "{} {}:{}({})",
+        flags_text(a.flags),
+        a.seq,
+        a.seq.wrapping_add(a.len),
+        a.len
+    );
+    if a.flags & tcp_flags::ACK != 0 {
+        s += &format!(" ack {}", a.ack);
+    }
+    s += &format!(" win {}", a.win);
+    s += &options_text(&a.options);
+    s
+}
+
+fn check(name: &str, expected: u32, actual: u32) -> Option<String> {
+    (expected != actual).then(|| {
+        format!(
+            "live packet field {name}: expected: {expected} (0x{expected:x}) vs actual: {actual} (0x{actual:x})"
+        )
+    })
+}
+
+/// `verify_outbound_live_packet` minus the time: the payload length, the header fields, the
+/// options. `None` when they match.
+fn compare(p: &PacketSpec, a: &Actual) -> Option<String> {
+    if p.len != a.len {
+        return Some(format!(
+            "live packet payload: expected {} bytes vs actual {} bytes",
+            p.len, a.len
+        ));
+    }
+    let bit = |f: u8, b: u8| u32::from(f & b != 0);
+    use tcp_flags::*;
+    check("tcp_fin", bit(p.flags, FIN), bit(a.flags, FIN))
+        .or_else(|| check("tcp_syn", bit(p.flags, SYN), bit(a.flags, SYN)))
+        .or_else(|| check("tcp_rst", bit(p.flags, RST), bit(a.flags, RST)))
+        .or_else(|| check("tcp_psh", bit(p.flags, PSH), bit(a.flags, PSH)))
+        .or_else(|| check("tcp_ack", bit(p.flags, ACK), bit(a.flags, ACK)))
+        .or_else(|| check("tcp_seq", p.seq, a.seq))
+        .or_else(|| check("tcp_ack_seq", p.ack.unwrap_or(0), a.ack))
+        .or_else(|| p.win.and_then(|w| check("tcp_window", w, a.win)))
+        .or_else(|| {
+            let opts = p.options.as_ref()?;
+            if opts.len() != a.options.len()
+                || opts.iter().zip(&a.options).any(|(s, x)| {
+                    std::mem::discriminant(s) != std::mem::discriminant(x)
+                })
+            {
+                return Some("bad outbound TCP options".to_string());
+            }
+            for (s, x) in opts.iter().zip(&a.options) {
+                if matches!(s, TcpOpt::Timestamp { .. }) {
+                    continue; // TS val is not checked by default (--tcp_ts_tick_usecs=0)
+                }
+                if s != x {
+                    return Some(format!(
+                        "bad value in outbound TCP option: expected: {s} actual: {x}"
+                    ));
+                }
+            }
+            None
+        })
+}
+
+/// `verify_time`: the actual time against the script's, within the tolerance.
+fn verify_time(start: i64, end: Option<i64>, actual: i64, tol: i64, kind: TimeKind) -> Option<String> {
+    let secs = |u: i64| u as f64 / 1e6;
+    if let Some(end) = end {
+        if actual < start - tol || actual > end + tol {
+            return Some(format!(
+                "timing error: expected outbound packet in {}time range {:.6}~{:.6} sec but happened at {:.6} sec",
+                if kind == TimeKind::Relative { "relative " } else { "" },
+                secs(start),
+                secs(end),
+                secs(actual)
+            ));
+        }
+        return None;
+    }
+    if (actual - start).abs() > tol {
+        return Some(format!(
+            "timing error: expected outbound packet at {:.6} sec but happened at {:.6} sec; tolerance {:.6} sec",
+            secs(start),
+            secs(actual),
+            secs(tol)
+        ));
+    }
+    None
+}
