@@ -29,7 +29,8 @@ pub(crate) const USAGE: &str = "usage:
   sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
   sendpath bench [FILE] [--variant NAME] [--set KEY=VALUE]... [--json]
   sendpath compare FILE [--set KEY=VALUE]...   (model vs the source document's numbers)
-  sendpath conform [DIR] [--json] [--only ID]...   (model vs recordings of a real kernel)
+  sendpath conform [DIR] [--json] [--only ID]...   (model vs recordings of a real kernel, and
+      the packetdrill scripts of scenarios/packetdrill/ in the text report)
   sendpath packetdrill FILE.pkt... [--json]   (packetdrill scripts against the engine)
   sendpath keys [--markdown]
   sendpath --version";
@@ -535,10 +536,9 @@ fn conform_main(args: Vec<String>) -> ExitCode {
             }
         }
     }
-    let rows = dir
-        .map(Ok)
-        .unwrap_or_else(conform::default_dir)
-        .and_then(|d| conform::rows(&d, &only));
+    let dir = dir.map(Ok).unwrap_or_else(conform::default_dir);
+    let pkt_dir = dir.as_ref().ok().and_then(|d| packetdrill::dir_beside(d));
+    let rows = dir.and_then(|d| conform::rows(&d, &only));
     let rows = match rows {
         Ok(r) => r,
         Err(e) => {
@@ -546,13 +546,26 @@ fn conform_main(args: Vec<String>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (text, pass) = if json {
+    let (mut text, mut pass) = if json {
         let mut t = serde_json::to_string_pretty(&rows).expect("rows serialize");
         t.push('\n');
         (t, conform::passes(&rows))
     } else {
         conform::table(&rows)
     };
+    if !json && only.is_empty() {
+        match pkt_dir.map(|d| packetdrill::conform_section(&d)) {
+            Some(Ok((t, ok))) => {
+                text.push_str(&t);
+                pass &= ok;
+            }
+            Some(Err(e)) => {
+                eprintln!("sendpath conform: {e}");
+                return ExitCode::from(2);
+            }
+            None => {}
+        }
+    }
     // A closed pipe ends quietly, as for every other command.
     let mut o = io::stdout().lock();
     if let Err(e) = o.write_all(text.as_bytes()).and_then(|_| o.flush()) {

@@ -8,9 +8,6 @@ use std::process::ExitCode;
 
 use sendpath_core::packetdrill::{self, expect};
 
-/// The expectations' file, in the scripts' folder.
-pub const EXPECTED: &str = "expected.toml";
-
 /// `sendpath packetdrill FILE.pkt... [--json]`: exit 0 when every script passes, 1 when one
 /// fails or is unsupported, 2 on bad input.
 pub fn main(args: Vec<String>) -> ExitCode {
@@ -27,7 +24,10 @@ pub fn main(args: Vec<String>) -> ExitCode {
         }
     }
     if files.is_empty() {
-        eprintln!("sendpath packetdrill: name a script (FILE.pkt)\n{}", crate::USAGE);
+        eprintln!(
+            "sendpath packetdrill: name a script (FILE.pkt)\n{}",
+            crate::USAGE
+        );
         return ExitCode::from(2);
     }
     let mut reports = Vec::new();
@@ -69,61 +69,25 @@ pub fn main(args: Vec<String>) -> ExitCode {
     }
 }
 
-/// The nearest `scenarios/packetdrill` at or above the working directory.
-pub fn default_dir() -> Option<PathBuf> {
-    let mut d = std::env::current_dir().ok()?;
-    loop {
-        let c = d.join("scenarios").join("packetdrill");
-        if c.is_dir() {
-            return Some(c);
-        }
-        if !d.pop() {
-            return None;
-        }
-    }
+/// The packetdrill scripts beside a conformance folder (`scenarios/packetdrill` next to
+/// `scenarios/conformance`), if there are any.
+pub fn dir_beside(conformance: &Path) -> Option<PathBuf> {
+    let d = conformance.parent()?.join("packetdrill");
+    d.is_dir().then_some(d)
 }
 
-/// Every `.pkt` under `dir`, as `/`-separated paths relative to it, sorted.
-pub fn scripts(dir: &Path) -> Result<Vec<String>, String> {
-    fn walk(root: &Path, d: &Path, out: &mut Vec<String>) -> Result<(), String> {
-        let rd = std::fs::read_dir(d).map_err(|e| format!("{}: {e}", d.display()))?;
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(root, &p, out)?;
-            } else if p.extension().is_some_and(|x| x == "pkt") {
-                let rel = p.strip_prefix(root).unwrap_or(&p);
-                let parts: Vec<String> = rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy().to_string())
-                    .collect();
-                out.push(parts.join("/"));
-            }
-        }
-        Ok(())
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out)?;
-    out.sort();
-    Ok(out)
-}
-
-/// Run every script of `dir` and judge it against `expected.toml`.
-pub fn verdicts(dir: &Path) -> Result<Vec<expect::Verdict>, String> {
-    let exp_path = dir.join(EXPECTED);
-    let exp = match std::fs::read_to_string(&exp_path) {
-        Ok(t) => expect::parse(&t, &exp_path.display().to_string())?,
-        Err(_) => Default::default(),
-    };
-    let scripts = scripts(dir)?;
-    if let Some(s) = exp.keys().find(|s| !scripts.contains(s)) {
-        return Err(format!("{}: [\"{s}\"]: no such script", exp_path.display()));
-    }
-    let mut out = Vec::new();
-    for s in scripts {
-        let src = crate::read(&dir.join(&s).display().to_string())?;
-        let r = packetdrill::run(&src, &s);
-        out.push(expect::judge(&s, &r, &exp));
-    }
-    Ok(out)
+/// `sendpath conform`'s packetdrill section: every script beside its expected outcome, and
+/// whether each ended as expected.
+pub fn conform_section(dir: &Path) -> Result<(String, bool), String> {
+    let v = expect::verdicts(dir)?;
+    let ok = v.iter().all(|x| x.as_expected);
+    Ok((
+        format!(
+            "\npacketdrill scripts ({}, expected outcomes in {}):\n{}",
+            dir.display(),
+            expect::EXPECTED,
+            expect::table(&v)
+        ),
+        ok,
+    ))
 }

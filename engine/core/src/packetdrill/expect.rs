@@ -15,11 +15,15 @@
 //! ```
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use serde::Serialize;
 
 use super::{Outcome, Report};
 use crate::scenario::tomldoc::{self, Tv};
+
+/// The expectations' file, in the scripts' folder.
+pub const EXPECTED: &str = "expected.toml";
 
 /// What a listed script is expected to do.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -126,10 +130,7 @@ pub fn table(v: &[Verdict]) -> String {
             (Some(e), _) if x.as_expected => {
                 format!("unsupported (line {}): {}", e.line, e.mechanism)
             }
-            (Some(e), "pass") => format!(
-                "PASSES, but listed as {}: remove its entry",
-                e.outcome
-            ),
+            (Some(e), "pass") => format!("PASSES, but listed as {}: remove its entry", e.outcome),
             _ => format!(
                 "UNEXPECTED {} at line {}: {}",
                 x.outcome,
@@ -150,4 +151,50 @@ pub fn table(v: &[Verdict]) -> String {
         count(&|x| !x.as_expected)
     );
     o
+}
+
+/// Every `.pkt` under `dir`, as `/`-separated paths relative to it, sorted.
+pub fn scripts(dir: &Path) -> Result<Vec<String>, String> {
+    fn walk(root: &Path, d: &Path, out: &mut Vec<String>) -> Result<(), String> {
+        let rd = std::fs::read_dir(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(root, &p, out)?;
+            } else if p.extension().is_some_and(|x| x == "pkt") {
+                let rel = p.strip_prefix(root).unwrap_or(&p);
+                let parts: Vec<String> = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().to_string())
+                    .collect();
+                out.push(parts.join("/"));
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
+/// Run every script of `dir` and judge it against `expected.toml`.
+pub fn verdicts(dir: &Path) -> Result<Vec<Verdict>, String> {
+    let exp_path = dir.join(EXPECTED);
+    let exp = match std::fs::read_to_string(&exp_path) {
+        Ok(t) => parse(&t, &exp_path.display().to_string())?,
+        Err(_) => Default::default(),
+    };
+    let scripts = scripts(dir)?;
+    if let Some(s) = exp.keys().find(|s| !scripts.contains(s)) {
+        return Err(format!("{}: [\"{s}\"]: no such script", exp_path.display()));
+    }
+    let mut out = Vec::new();
+    for s in scripts {
+        let p = dir.join(&s);
+        let src = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let r = super::run(&src, &s);
+        out.push(judge(&s, &r, &exp));
+    }
+    Ok(out)
 }

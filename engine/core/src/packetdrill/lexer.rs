@@ -143,12 +143,7 @@ fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
 /// A number at the start of `b`: `0x..` hex, `[-]?[0-9]*.[0-9]+` float, `[-]?[0-9]+` integer.
 fn number(b: &[u8]) -> Option<(Tok, usize)> {
     let neg = usize::from(b[0] == b'-');
-    let digits = |from: usize| {
-        b[from..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit())
-            .count()
-    };
+    let digits = |from: usize| b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
     if neg == 0 && b.starts_with(b"0x") {
         let n = b[2..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
         if n > 0 {

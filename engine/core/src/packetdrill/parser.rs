@@ -724,7 +724,8 @@ mod tests {
 
     #[test]
     fn a_bad_sequence_range_names_its_line() {
-        let e = parse("0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n+0 > . 1:5(3) ack 1").unwrap_err();
+        let e =
+            parse("0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n+0 > . 1:5(3) ack 1").unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.message.contains("inconsistent"), "{}", e.message);
     }

@@ -36,7 +36,9 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::parser::{Action, Direction, Event, Expr, PacketSpec, Script, Syscall, TcpOpt, TimeKind};
+use super::parser::{
+    Action, Direction, Event, Expr, PacketSpec, Script, Syscall, TcpOpt, TimeKind,
+};
 use super::sysctl::{self, Applied};
 use super::{Failure, LineRun, Outcome, Report};
 use crate::include::linux::skbuff::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
@@ -189,9 +191,7 @@ impl<'a> Runner<'a> {
                         .map_err(|_| bad(format!("--tolerance_percent={value}")))?
                 }
                 "ip_version" if value == "ipv4" => {}
-                _ => {
-                    return Err(bad(format!("the option --{name}={value}")))
-                }
+                _ => return Err(bad(format!("the option --{name}={value}"))),
             }
         }
         self.syn = first_syn(self.script);
@@ -238,10 +238,7 @@ impl<'a> Runner<'a> {
                     Some((true, t)) if inbound => t,
                     _ => self.now_us,
                 };
-                (
-                    offset + e.time.usecs,
-                    e.time.end_usecs.map(|x| offset + x),
-                )
+                (offset + e.time.usecs, e.time.end_usecs.map(|x| offset + x))
             }
             TimeKind::Any => (self.now_us, None),
         };
@@ -306,8 +303,8 @@ impl<'a> Runner<'a> {
                 }
                 self.advance_to(at, false)?;
                 self.now_us = at;
-                self.inject(p)?;
-                self.advance_to(at, true)?;
+                let arrive_ns = self.inject(p)?;
+                self.advance_to_ns(arrive_ns, true);
                 self.log(e, at, "inbound", "");
             }
             Action::Packet(p) => {
@@ -316,8 +313,17 @@ impl<'a> Runner<'a> {
                 let deadline = end.unwrap_or(start) + tol;
                 let got = self.outbound(p, deadline)?;
                 let Some((t_us, actual)) = got else {
+                    // Not packetdrill's, but what a reader wants next: the engine's next packet.
+                    let next = match self.outbound(p, deadline + 10_000_000)? {
+                        Some((t, a)) => format!(
+                            "\nthe engine's next packet: {:.6} {}",
+                            t as f64 / 1e6,
+                            a.text
+                        ),
+                        None => "\nthe engine sends nothing in the 10 s after".to_string(),
+                    };
                     return Err(fail(format!(
-                        "timed out waiting for the outbound packet expected at {:.6} sec (tolerance {:.6} sec)\nscript packet: {:.6} {}",
+                        "timed out waiting for the outbound packet expected at {:.6} sec (tolerance {:.6} sec)\nscript packet: {:.6} {}{next}",
                         start as f64 / 1e6,
                         tol as f64 / 1e6,
                         start as f64 / 1e6,
@@ -426,10 +432,14 @@ impl<'a> Runner<'a> {
     /// Run the engine's events due before `t_us` (and at `t_us` too with `inclusive`),
     /// taking every frame host 0 sends off the wire.
     fn advance_to(&mut self, t_us: i64, inclusive: bool) -> Step {
+        self.advance_to_ns((t_us.max(0) as u64) * 1000, inclusive);
+        Ok(())
+    }
+
+    fn advance_to_ns(&mut self, t_ns: u64, inclusive: bool) {
         let Some(w) = self.w.as_mut() else {
-            return Ok(());
+            return;
         };
-        let t_ns = (t_us.max(0) as u64) * 1000;
         while let Some(next) = w.next_event_ns() {
             if next > t_ns || (next == t_ns && !inclusive) {
                 break;
@@ -440,7 +450,6 @@ impl<'a> Runner<'a> {
         if w.now_ns < t_ns {
             w.now_ns = t_ns;
         }
-        Ok(())
     }
 
     fn capture(w: &mut World, into: &mut VecDeque<Captured>) {
@@ -460,7 +469,11 @@ impl<'a> Runner<'a> {
 
     /// The next outbound frames, joined up to the script's payload length; `None` when none
     /// leaves by `deadline_us`.
-    fn outbound(&mut self, p: &PacketSpec, deadline_us: i64) -> Result<Option<(i64, Actual)>, Stop> {
+    fn outbound(
+        &mut self,
+        p: &PacketSpec,
+        deadline_us: i64,
+    ) -> Result<Option<(i64, Actual)>, Stop> {
         let want = p.len as u64;
         let mut got: Vec<Captured> = Vec::new();
         let mut bytes = 0u64;
@@ -583,8 +596,8 @@ impl<'a> Runner<'a> {
         }
     }
 
-    /// Put an inbound packet on host 1's wire, arriving now.
-    fn inject(&mut self, p: &PacketSpec) -> Step {
+    /// Put an inbound packet on host 1's wire, arriving now; returns when (ns).
+    fn inject(&mut self, p: &PacketSpec) -> Result<u64, Stop> {
         let syn = p.flags & tcp_flags::SYN != 0;
         if p.flags & tcp_flags::RST != 0 {
             return Err(Stop::Unsupported(
@@ -626,9 +639,7 @@ impl<'a> Runner<'a> {
         // Not before the engine's clock: looking for an outbound packet may have run the
         // events of the same microsecond.
         let now_ns = ((self.now_us.max(0) as u64) * 1000).max(self.w().now_ns);
-        let tsecr_ms = ecr
-            .and_then(|e| self.ts_map.get(&e).copied())
-            .unwrap_or(0);
+        let tsecr_ms = ecr.and_then(|e| self.ts_map.get(&e).copied()).unwrap_or(0);
         let syn_opts = self.syn;
         let w = self.w();
         if syn {
@@ -694,7 +705,7 @@ impl<'a> Runner<'a> {
         }
         w.links[1].in_flight.push_back((now_ns, pkt));
         w.schedule(now_ns, crate::net::host::Event::Arrive(1));
-        Ok(())
+        Ok(now_ns)
     }
 
     /// A `%{ }%` block: `assert tcpi_NAME OP VALUE` lines (and `print`s, ignored).
@@ -723,9 +734,9 @@ impl<'a> Runner<'a> {
                 "TCP_CA_CWR" => 2,
                 "TCP_CA_Recovery" => 3,
                 "TCP_CA_Loss" => 4,
-                v => v.parse::<i64>().map_err(|_| {
-                    Stop::Unsupported(format!("the Python assertion `{l}`"))
-                })?,
+                v => v
+                    .parse::<i64>()
+                    .map_err(|_| Stop::Unsupported(format!("the Python assertion `{l}`")))?,
             };
             let ok = match op {
                 "==" => actual == expected,
@@ -855,7 +866,10 @@ impl<'a> Runner<'a> {
                     message: format!(
                         "{}: expected result {exp}{} but got {ret}{}",
                         c.name,
-                        c.errno.as_deref().map(|e| format!(" {e}")).unwrap_or_default(),
+                        c.errno
+                            .as_deref()
+                            .map(|e| format!(" {e}"))
+                            .unwrap_or_default(),
                         errno.map(|e| format!(" {e}")).unwrap_or_default()
                     ),
                     expected: Some(format!("{exp}")),
@@ -863,7 +877,10 @@ impl<'a> Runner<'a> {
                 }));
             }
         }
-        Ok(format!("= {ret}{}", errno.map(|e| format!(" {e}")).unwrap_or_default()))
+        Ok(format!(
+            "= {ret}{}",
+            errno.map(|e| format!(" {e}")).unwrap_or_default()
+        ))
     }
 
     fn setsockopt(&mut self, c: &Syscall) -> Result<(i64, Option<&'static str>), Stop> {
@@ -978,10 +995,16 @@ impl<'a> Runner<'a> {
             SendOutcome::Blocked { copied } => {
                 w.socks[local as usize].writer_waiting = false;
                 if !nonblock {
-                    return Err(Stop::Unsupported(format!(
-                        "a blocking {}() that waits for send-buffer space (sk_stream_wait_memory)",
-                        c.name
-                    )));
+                    // The script gave no `...` end time: it expects the call to return at once.
+                    return Err(Stop::Fail(Failure {
+                        line: 0,
+                        message: format!(
+                            "{}: expected result {size} at once, but the call blocks in sk_stream_wait_memory after copying {copied} bytes",
+                            c.name
+                        ),
+                        expected: Some(size.to_string()),
+                        actual: Some(format!("blocked after {copied}")),
+                    }));
                 }
                 if copied > 0 {
                     Ok((copied as i64, None))
@@ -1087,45 +1110,50 @@ fn options_text(o: &[TcpOpt]) -> String {
     }
     format!(
         " <{}>",
-        o.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+        o.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
     )
 }
 
-fn show_script(p: &PacketSpec) -> String {
+/// A packet as packetdrill prints it: `P. 1:1001(1000) ack 1 win 256 <nop,nop,TS ...>`
+/// (`<...>` when the options are not checked).
+fn packet_text(
+    flags: u8,
+    seq: u32,
+    len: u32,
+    ack: Option<u32>,
+    win: Option<u32>,
+    options: Option<&[TcpOpt]>,
+) -> String {
     let mut s = format!(
         "{} {}:{}({})",
-        flags_text(p.flags),
-        p.seq,
-        p.seq.wrapping_add(p.len),
-        p.len
+        flags_text(flags),
+        seq,
+        seq.wrapping_add(len),
+        len
     );
-    if let Some(a) = p.ack {
+    if let Some(a) = ack {
         s += &format!(" ack {a}");
     }
-    if let Some(w) = p.win {
+    if let Some(w) = win {
         s += &format!(" win {w}");
     }
-    match &p.options {
+    match options {
         Some(o) => s += &options_text(o),
         None => s += " <...>",
     }
     s
 }
 
+fn show_script(p: &PacketSpec) -> String {
+    packet_text(p.flags, p.seq, p.len, p.ack, p.win, p.options.as_deref())
+}
+
 fn show_actual(a: &Actual) -> String {
-    let mut s = format!(
-        "{} {}:{}({})",
-        flags_text(a.flags),
-        a.seq,
-        a.seq.wrapping_add(a.len),
-        a.len
-    );
-    if a.flags & tcp_flags::ACK != 0 {
-        s += &format!(" ack {}", a.ack);
-    }
-    s += &format!(" win {}", a.win);
-    s += &options_text(&a.options);
-    s
+    let ack = (a.flags & tcp_flags::ACK != 0).then_some(a.ack);
+    packet_text(a.flags, a.seq, a.len, ack, Some(a.win), Some(&a.options))
 }
 
 fn check(name: &str, expected: u32, actual: u32) -> Option<String> {
@@ -1158,9 +1186,10 @@ fn compare(p: &PacketSpec, a: &Actual) -> Option<String> {
         .or_else(|| {
             let opts = p.options.as_ref()?;
             if opts.len() != a.options.len()
-                || opts.iter().zip(&a.options).any(|(s, x)| {
-                    std::mem::discriminant(s) != std::mem::discriminant(x)
-                })
+                || opts
+                    .iter()
+                    .zip(&a.options)
+                    .any(|(s, x)| std::mem::discriminant(s) != std::mem::discriminant(x))
             {
                 return Some("bad outbound TCP options".to_string());
             }
@@ -1179,7 +1208,13 @@ fn compare(p: &PacketSpec, a: &Actual) -> Option<String> {
 }
 
 /// `verify_time`: the actual time against the script's, within the tolerance.
-fn verify_time(start: i64, end: Option<i64>, actual: i64, tol: i64, kind: TimeKind) -> Option<String> {
+fn verify_time(
+    start: i64,
+    end: Option<i64>,
+    actual: i64,
+    tol: i64,
+    kind: TimeKind,
+) -> Option<String> {
     let secs = |u: i64| u as f64 / 1e6;
     if let Some(end) = end {
         if actual < start - tol || actual > end + tol {

@@ -67,20 +67,68 @@ const MODELLED: &[&str] = &[
 /// Sysctls without a key: the values the model behaves as (`None`: any value, because the
 /// mechanism never comes into play in a passive-open TCP script), and what the model does.
 const FIXED: &[(&str, Option<&str>, &str)] = &[
-    ("net.ipv4.tcp_sack", Some("1"), "the model always negotiates and uses SACK"),
-    ("net.ipv4.tcp_dsack", Some("1"), "the model always sends D-SACKs"),
-    ("net.ipv4.tcp_fack", None, "FACK is gone since Linux 4.15 (RACK replaced it)"),
-    ("net.ipv4.tcp_reordering", Some("3"), "the model starts with a reordering degree of 3"),
-    ("net.ipv4.tcp_recovery", Some("1"), "the model detects losses with RACK"),
+    (
+        "net.ipv4.tcp_sack",
+        Some("1"),
+        "the model always negotiates and uses SACK",
+    ),
+    (
+        "net.ipv4.tcp_dsack",
+        Some("1"),
+        "the model always sends D-SACKs",
+    ),
+    (
+        "net.ipv4.tcp_fack",
+        None,
+        "FACK is gone since Linux 4.15 (RACK replaced it)",
+    ),
+    (
+        "net.ipv4.tcp_reordering",
+        Some("3"),
+        "the model starts with a reordering degree of 3",
+    ),
+    (
+        "net.ipv4.tcp_recovery",
+        Some("1"),
+        "the model detects losses with RACK",
+    ),
     ("net.ipv4.tcp_ecn", Some("0"), "the model has no ECN"),
     ("net.ipv4.tcp_ecn_option", None, "the model has no ECN"),
-    ("net.ipv4.tcp_syn_retries", None, "the model does not retransmit SYNs"),
-    ("net.ipv4.tcp_synack_retries", None, "the model does not retransmit SYN-ACKs"),
-    ("net.ipv4.tcp_fastopen", None, "no script here uses Fast Open"),
-    ("net.ipv4.tcp_fastopen_key", None, "no script here uses Fast Open"),
-    ("net.ipv4.tcp_syncookies", None, "a listener with room never sends cookies"),
-    ("net.ipv4.tcp_frto", Some("0"), "the model has no F-RTO (RFC 5682)"),
-    ("net.ipv4.tcp_early_retrans", Some("0"), "the model has no tail loss probe (TLP)"),
+    (
+        "net.ipv4.tcp_syn_retries",
+        None,
+        "the model does not retransmit SYNs",
+    ),
+    (
+        "net.ipv4.tcp_synack_retries",
+        None,
+        "the model does not retransmit SYN-ACKs",
+    ),
+    (
+        "net.ipv4.tcp_fastopen",
+        None,
+        "no script here uses Fast Open",
+    ),
+    (
+        "net.ipv4.tcp_fastopen_key",
+        None,
+        "no script here uses Fast Open",
+    ),
+    (
+        "net.ipv4.tcp_syncookies",
+        None,
+        "a listener with room never sends cookies",
+    ),
+    (
+        "net.ipv4.tcp_frto",
+        Some("0"),
+        "the model has no F-RTO (RFC 5682)",
+    ),
+    (
+        "net.ipv4.tcp_early_retrans",
+        Some("0"),
+        "the model has no tail loss probe (TLP)",
+    ),
 ];
 
 /// Normalise `net/ipv4/tcp_rmem` and `/proc/sys/...` to the dotted name.
@@ -231,8 +279,12 @@ mod tests {
     fn defaults_sh_sets_the_modelled_sysctls_and_notes_frto_and_tlp() {
         let mut a = Applied::default();
         command("../common/defaults.sh", &mut a).unwrap();
-        assert!(a.sets.contains(&"net.ipv4.tcp_rmem=4096 540000 15728640".to_string()));
-        assert!(a.sets.contains(&"net.ipv4.tcp_slow_start_after_idle=0".to_string()));
+        assert!(a
+            .sets
+            .contains(&"net.ipv4.tcp_rmem=4096 540000 15728640".to_string()));
+        assert!(a
+            .sets
+            .contains(&"net.ipv4.tcp_slow_start_after_idle=0".to_string()));
         assert_eq!(a.notes.len(), 2, "{:?}", a.notes);
         assert!(a.notes[0].contains("F-RTO"));
         assert!(a.notes[1].contains("tail loss probe"));
@@ -248,7 +300,10 @@ mod tests {
         .unwrap();
         assert_eq!(
             a.sets,
-            ["net.ipv4.tcp_wmem=4096 16384 65536", "net.ipv4.tcp_autocorking=0"]
+            [
+                "net.ipv4.tcp_wmem=4096 16384 65536",
+                "net.ipv4.tcp_autocorking=0"
+            ]
         );
     }
 
@@ -258,6 +313,8 @@ mod tests {
         let e = command("sysctl -q net.ipv4.tcp_frto=2", &mut a).unwrap_err();
         assert!(e.contains("F-RTO"), "{e}");
         assert!(command("sysctl -q net.ipv4.tcp_sack=1", &mut a).is_ok());
-        assert!(command("tc qdisc replace dev tun0 root fq", &mut a).is_err());
+        assert!(command("ip link set dev tun0 mtu 1000", &mut a).is_err());
+        command("tc qdisc replace dev tun0 root fq", &mut a).unwrap();
+        assert_eq!(a.sets.last().unwrap(), "tc.qdisc=fq");
     }
 }

@@ -1,0 +1,131 @@
+//! The vendored packetdrill scripts (`scenarios/packetdrill/`, upstream google/packetdrill)
+//! against the engine: each passes, or ends as `expected.toml` says (a known failure with its
+//! mechanism, or unsupported) at the line it names. And the runner's own checks: a script
+//! changed to expect something else fails at that line, unknown syntax is unsupported.
+
+use std::path::PathBuf;
+
+use sendpath_core::packetdrill::{self, expect, parser, Outcome};
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/packetdrill")
+}
+
+fn script(rel: &str) -> String {
+    std::fs::read_to_string(dir().join(rel)).unwrap()
+}
+
+#[test]
+fn every_vendored_script_passes_or_ends_as_expected_toml_says() {
+    let v = expect::verdicts(&dir()).unwrap();
+    let table = expect::table(&v);
+    println!("{table}");
+    let bad: Vec<_> = v.iter().filter(|x| !x.as_expected).collect();
+    assert!(bad.is_empty(), "not as expected:\n{table}");
+    // Issue 19: at least 20 upstream scripts run, each passing or a known failure.
+    let ran = v
+        .iter()
+        .filter(|x| x.outcome == "pass" || x.outcome == "fail")
+        .count();
+    assert!(
+        ran >= 20,
+        "only {ran} scripts pass or fail as known:\n{table}"
+    );
+}
+
+#[test]
+fn a_passing_script_runs_every_one_of_its_events() {
+    for rel in expect::scripts(&dir()).unwrap() {
+        let src = script(&rel);
+        let r = packetdrill::run(&src, &rel);
+        if r.outcome != Outcome::Pass {
+            continue;
+        }
+        let s = parser::parse(&src).unwrap();
+        let events = s.events.len() + usize::from(s.init.is_some());
+        assert_eq!(r.lines.len(), events, "{rel}: events run");
+    }
+}
+
+/// `nagle/sockopt_cork_nodelay.pkt` with `from` replaced by `to`: where and why it fails.
+fn changed(from: &str, to: &str) -> (u32, String) {
+    let src = script("nagle/sockopt_cork_nodelay.pkt");
+    assert!(src.contains(from), "{from}");
+    let r = packetdrill::run(&src.replacen(from, to, 1), "changed");
+    match r.outcome {
+        Outcome::Fail(f) => (f.line, f.message),
+        o => panic!("{from} -> {to}: {o:?}"),
+    }
+}
+
+#[test]
+fn a_script_that_expects_another_psh_flag_fails_at_that_packet() {
+    let (line, msg) = changed("   +0 > P. 1:81(80) ack 1", "   +0 > . 1:81(80) ack 1");
+    assert_eq!(line, 23);
+    assert!(
+        msg.contains("live packet field tcp_psh: expected: 0 (0x0) vs actual: 1 (0x1)"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("actual packet: 0.070000 P. 1:81(80) ack 1"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_script_that_expects_another_length_or_time_fails_at_that_packet() {
+    let (line, msg) = changed("   +0 > P. 81:161(80) ack 1", "   +0 > P. 81:121(40) ack 1");
+    assert_eq!(line, 34);
+    assert!(
+        msg.contains("expected 40 bytes vs actual 80 bytes"),
+        "{msg}"
+    );
+    // Corked: the 80 bytes leave when TCP_NODELAY is set, not 20 ms later.
+    let (line, msg) = changed("   +0 > P. 81:161(80) ack 1", " +.02 > P. 81:161(80) ack 1");
+    assert_eq!(line, 34);
+    assert!(msg.contains("timing error"), "{msg}");
+}
+
+#[test]
+fn a_script_that_waits_for_a_packet_the_engine_never_sends_times_out() {
+    // Without the uncork the 80 corked bytes stay (the cork's 200 ms timer is not due yet).
+    let (line, msg) = changed(
+        " +.01 setsockopt(4, SOL_TCP, TCP_CORK, [0], 4) = 0",
+        " +.01 setsockopt(4, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0",
+    );
+    assert_eq!(line, 23);
+    assert!(msg.contains("timed out waiting"), "{msg}");
+}
+
+#[test]
+fn unknown_syntax_and_unmodelled_calls_are_unsupported_never_a_pass() {
+    let base = script("nagle/sockopt_cork_nodelay.pkt");
+    for (add, what) in [
+        ("+0 ioctl(4, SIOCINQ, [0]) = 0\n", "ioctl"),
+        ("+0 close(4) = 0\n", "FIN"),
+        ("+0 < R 1:1(0) win 0\n", "RST"),
+        ("+0 `ethtool -K tun0 tso off`\n", "shell command"),
+        ("+0 %{ assert tcpi_rtt == 100 }%\n", "tcpi_rtt"),
+        (
+            "+0 setsockopt(4, SOL_TCP, TCP_MAXSEG, [500], 4) = 0\n",
+            "TCP_MAXSEG",
+        ),
+        ("+0 > SEW 1:1(0) ack 1\n", "ECN"),
+    ] {
+        let src = format!("{base}{add}");
+        let r = packetdrill::run(&src, "u");
+        match &r.outcome {
+            Outcome::Unsupported { line, what: w } => {
+                assert_eq!(*line as usize, src.lines().count(), "{add}");
+                assert!(w.contains(what), "{add}: {w}");
+            }
+            o => panic!("{add}: {o:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_script_runs_the_same_way_twice() {
+    let src = script("fast_recovery/prr-ss-10pkt-lost-1.pkt");
+    assert_eq!(packetdrill::run(&src, "a"), packetdrill::run(&src, "a"));
+}
