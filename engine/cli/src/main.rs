@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! sendpath run FILE [--variant NAME] [--set KEY=VALUE]... [--json] [--show-config]
+//!              [--pcap OUT [--pcap-frames tso|wire] [--pcap-snaplen BYTES]]
 //! sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
 //! sendpath bench [FILE] [--set KEY=VALUE]... [--variant NAME] [--json]
 //! sendpath compare FILE [--set KEY=VALUE]...
@@ -19,6 +20,7 @@ use std::time::Instant;
 
 mod conform;
 mod packetdrill;
+mod pcap;
 mod progress;
 
 use sendpath_core::scenario::MAX_SCENARIO_BYTES;
@@ -26,6 +28,7 @@ use sendpath_core::{run_config, run_source, RunOptions, RunOutput, RunResult, Sc
 
 pub(crate) const USAGE: &str = "usage:
   sendpath run FILE [--variant NAME] [--set KEY=VALUE]... [--json] [--show-config]
+               [--pcap OUT.pcapng|- [--pcap-frames tso|wire] [--pcap-snaplen BYTES]]
   sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
   sendpath bench [FILE] [--variant NAME] [--set KEY=VALUE]... [--json]
   sendpath compare FILE [--set KEY=VALUE]...   (model vs the source document's numbers)
@@ -46,12 +49,21 @@ struct Args {
     json: bool,
     markdown: bool,
     show_config: bool,
+    pcap: pcap::PcapArgs,
 }
 
 /// The options each command takes; any other is an error naming the option and the command.
 fn options_of(cmd: &str) -> Option<&'static [&'static str]> {
     Some(match cmd {
-        "run" => &["--variant", "--set", "--json", "--show-config"],
+        "run" => &[
+            "--variant",
+            "--set",
+            "--json",
+            "--show-config",
+            "--pcap",
+            "--pcap-frames",
+            "--pcap-snaplen",
+        ],
         "trace" => &["--variant", "--set", "--limit"],
         "bench" => &["--variant", "--set", "--json"],
         "compare" => &["--set"],
@@ -72,6 +84,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
         json: false,
         markdown: false,
         show_config: false,
+        pcap: pcap::PcapArgs::default(),
     };
     while let Some(arg) = it.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -86,6 +99,9 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
                 "--show-config",
                 "--limit",
                 "--markdown",
+                "--pcap",
+                "--pcap-frames",
+                "--pcap-snaplen",
             ];
             let what = if known.contains(&name.as_str()) {
                 format!("sendpath {cmd}: {name} is not an option of {cmd}")
@@ -112,6 +128,12 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
             "--show-config" => a.show_config = true,
             "--variant" => a.opts.variant = Some(value("a NAME")?),
             "--set" => a.opts.sets.push(value("KEY=VALUE")?),
+            "--pcap" | "--pcap-frames" | "--pcap-snaplen" => {
+                let v = value("a value")?;
+                a.pcap
+                    .set(&name, &v)
+                    .map_err(|e| format!("sendpath {cmd}: {name}: {e}"))?;
+            }
             "--limit" => {
                 let v = value("a number")?;
                 a.opts.trace_limit = v
@@ -242,14 +264,13 @@ fn run(mut args: Args, o: &mut impl Write) -> Result<(), Fail> {
             if args.show_config {
                 return show_config(o, &src, &file, &args.opts);
             }
+            args.opts.pcap = args.pcap.out.is_some();
             let out = run_announced(&src, &file, &args.opts)?;
-            if args.json {
-                let json = serde_json::to_string_pretty(&out.result).expect("results serialize");
-                writeln!(o, "{json}")?;
-            } else {
-                print_summary(o, &out.result)?;
+            if args.pcap.write(&out, o)? {
+                // The file went to standard output: the results go to standard error.
+                return report(&mut io::stderr().lock(), &out.result, args.json);
             }
-            Ok(())
+            report(o, &out.result, args.json)
         }
         "trace" => {
             let file = args.file.ok_or("trace needs a scenario FILE")?;
@@ -405,6 +426,17 @@ fn run(mut args: Args, o: &mut impl Write) -> Result<(), Fail> {
         }
         _ => Err(format!("unknown command {}\n{USAGE}", args.cmd).into()),
     }
+}
+
+/// `run`'s results: the summary, or with `--json` the whole result.
+fn report(o: &mut impl Write, r: &RunResult, json: bool) -> Result<(), Fail> {
+    if json {
+        let json = serde_json::to_string_pretty(r).expect("results serialize");
+        writeln!(o, "{json}")?;
+    } else {
+        print_summary(o, r)?;
+    }
+    Ok(())
 }
 
 fn fmt_num(x: f64) -> String {

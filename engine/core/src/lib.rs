@@ -17,6 +17,7 @@ pub mod lib;
 pub mod net;
 pub mod packetdrill;
 pub mod path;
+pub mod pcap;
 pub mod scenario;
 pub mod sim;
 pub mod trace;
@@ -43,6 +44,9 @@ pub struct RunOptions {
     /// Record only events in `[from_ns, to_ns)` (the run itself always covers the whole
     /// duration).
     pub trace_window: Option<(u64, u64)>,
+    /// Record every packet the devices put on their wires, for a pcapng file
+    /// ([`RunOutput::pcap`]).
+    pub pcap: bool,
 }
 
 /// A finished run.
@@ -50,6 +54,8 @@ pub struct RunOptions {
 pub struct RunOutput {
     pub result: RunResult,
     pub trace: trace::Trace,
+    /// The packets and endpoints of the run, with [`RunOptions::pcap`].
+    pub pcap: Option<pcap::Pcap>,
 }
 
 /// Parse `src` (named `file` in errors), resolve it with `opts` and run it.
@@ -70,12 +76,28 @@ pub fn run_config(cfg: Config, opts: &RunOptions) -> RunOutput {
     if let Some((from, to)) = opts.trace_window {
         tr.window = (from, to);
     }
+    if opts.pcap {
+        tr.capture = Some(pcap::Tap::new(pcap::DEFAULT_TAP_LIMIT));
+    }
     let mut w = sim::world::World::new(cfg, tr);
     w.run();
-    let result = result_of(&w);
+    let mut result = result_of(&w);
+    let pcap = w.stack.trace.capture.take().map(|tap| {
+        if tap.truncated {
+            result.warnings.push(format!(
+                "the packet capture stopped after {} packets (the run went on)",
+                tap.limit
+            ));
+        }
+        pcap::Pcap {
+            tap,
+            meta: pcap::Meta::of(&w),
+        }
+    });
     RunOutput {
         result,
         trace: w.stack.trace,
+        pcap,
     }
 }
 

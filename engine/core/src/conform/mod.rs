@@ -342,6 +342,7 @@ pub fn compare(
         trace: needs_trace(exp),
         trace_limit: 20_000_000,
         trace_window: None,
+        pcap: false,
     };
     let out =
         run_source(scenario_src, scenario_file, &opts).map_err(|e| format!("{}: {e}", exp.id))?;

@@ -9,7 +9,9 @@
 
 use std::fmt::Write as _;
 
-use crate::include::linux::skbuff::{SockId, NO_SOCK};
+pub mod tap;
+
+use crate::include::linux::skbuff::{Packet, SockId, NO_SOCK};
 
 /// Why data is waiting: the gates of the send path (shown by the site's "Why is it waiting?").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1071,6 +1073,8 @@ pub struct Trace {
     pub records: Vec<Record>,
     /// Only events with `window.0 <= t_ns < window.1` are kept.
     pub window: (u64, u64),
+    /// The packet tap for `--pcap` (every skb a device put on its wire), when asked for.
+    pub capture: Option<tap::Tap>,
 }
 
 impl Trace {
@@ -1081,6 +1085,25 @@ impl Trace {
             truncated: false,
             records: Vec::new(),
             window: (0, u64::MAX),
+            capture: None,
+        }
+    }
+
+    /// Host `host`'s device driver took `pkt` at `t_ns` (where `dev_queue_xmit_nit` hands
+    /// Linux's packet taps their copy): the tap records it when a capture was asked for.
+    /// Disabled, it costs one branch per packet.
+    #[inline]
+    pub fn tap(&mut self, host: u16, t_ns: u64, pkt: &Packet) {
+        if let Some(c) = &mut self.capture {
+            c.push(host, t_ns, pkt);
+        }
+    }
+
+    /// The SACK blocks of packet `pkt_id` (kept beside it below TCP), for the tap.
+    #[inline]
+    pub fn tap_sack(&mut self, pkt_id: u64, sack: &[(u64, u64)]) {
+        if let Some(c) = &mut self.capture {
+            c.sack.insert(pkt_id, Box::from(sack));
         }
     }
 

@@ -750,6 +750,8 @@ impl NetDevice {
         if let Some(veth) = &mut self.veth {
             // veth's ndo_start_xmit: the skb goes to the peer's backlog, and the peer's
             // ip_rcv_core orphans it before __dev_queue_xmit returns (its NET_RX runs there).
+            // dev_queue_xmit_nit: the capture tap (`sendpath run --pcap`) sees the skb here.
+            trace.tap(self.host, now_ns, &pkt);
             let (skb, cpu_ns) = veth.veth_xmit(pkt, self.host, now_ns, &self.costs, trace);
             out.cpu_ns += cpu_ns;
             out.to_wire.push((now_ns, skb.clone()));
@@ -770,6 +772,8 @@ impl NetDevice {
             self.stats.tx_tso_packets += 1;
             self.stats.tx_tso_bytes += bql_bytes as u64;
         }
+        // dev_queue_xmit_nit (in xmit_one, before the driver): the capture tap sees the skb.
+        trace.tap(self.host, now_ns, &pkt);
         let (id, sk) = (pkt.id, pkt.sk);
         self.ring.push_back(TxSlot {
             pkt,
@@ -856,6 +860,7 @@ impl NetDevice {
     /// `loopback_xmit`: `skb_orphan` (the destructor runs now) and `__netif_rx` to this host.
     fn loopback_xmit(&mut self, pkt: Packet, now_ns: u64, out: &mut DevOut, trace: &mut Trace) {
         out.cpu_ns += self.costs.loopback_xmit_ns;
+        trace.tap(self.host, now_ns, &pkt); // dev_queue_xmit_nit: the capture tap
         self.stats.tx_packets += 1; // dev_lstats_add: one packet per skb
         self.stats.tx_bytes += pkt.len as u64;
         let (id, sk, len) = (pkt.id, pkt.sk, pkt.len as u64);

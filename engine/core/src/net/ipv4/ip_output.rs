@@ -28,6 +28,10 @@ impl Stack {
             mib.inc(Mib::IpOutTransmits);
         }
         mib.add(Mib::IpExtOutOctets, len);
+        if let Some(sack) = self.tcp_sack_opts.get(&pkt.id) {
+            // The capture tap (`sendpath run --pcap`) keeps the ACK's SACK blocks for its header.
+            self.trace.tap_sack(pkt.id, sack);
+        }
         let mut out = std::mem::take(&mut self.dev_out.0);
         out.clear();
         let now = self.now_ns;
