@@ -18,6 +18,7 @@
 //
 // The JSON: { scenarios: [{ name, native_s, wasm_node_s, wasm_chromium_s, events, skbs }],
 // control_ms: { number: {p50, p95}, toggle, kernel, qdisc }, ab_s, first_load_gzip_bytes,
+// sweep_cli: { wall_s, points, threads },
 // playback_fps, capture_mb_s, events_per_s, cpu_per_packet_us, ... }. The engine's times are
 // CPU seconds (the fastest of --reps interleaved runs; wall seconds beside, under `wall`), the
 // wasm/native ratios taken within the run (see scripts/bench/engine.mjs).
@@ -35,6 +36,7 @@ import { chromium } from '@playwright/test';
 import { benchEngines } from './bench/engine.mjs';
 import { benchScenarios } from './bench/scenarios.mjs';
 import * as site from './bench/site.mjs';
+import { cliSweep, SWEEP } from './bench/sweep.mjs';
 import {
   CHROMIUM_LAUNCH,
   ENGINE,
@@ -161,6 +163,12 @@ function printTable(r) {
         `${f(s.wasm_node_s / s.native_s, 2)} / ${f(s.wasm_chromium_s / s.native_s, 2)}`,
         /bulk|notsent/.test(s.name) ? '<= 1.5' : '<= 2',
       );
+    if (r.sweep_cli)
+      add(
+        `sweep, ${r.sweep_cli.points} points, autocorking, CLI (${r.sweep_cli.threads} threads, wall)`,
+        `${f(r.sweep_cli.wall_s, 2)} s`,
+        '< 5 s',
+      );
     const many = sc['notsent-lowat-200'];
     if (many)
       add(
@@ -232,6 +240,8 @@ async function main() {
         browser,
         log: (m) => say(WHO, m),
       });
+      say(WHO, `engine: a sweep of ${opt.quick ? 4 : SWEEP.points} points (sendpath sweep)`);
+      r.sweep_cli = cliSweep(bin, { quick: opt.quick });
       const bulk = r.scenarios.find((s) => s.name === 'bulk-10g');
       r.events_per_s = bulk.events / bulk.native_s;
       const off = r.scenarios.find((s) => s.name === 'bulk-10g-tso-off');

@@ -6,6 +6,7 @@
 //! sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
 //! sendpath bench [FILE] [--set KEY=VALUE]... [--variant NAME] [--json]
 //! sendpath compare FILE [--set KEY=VALUE]...
+//! sendpath sweep FILE --vary KEY=A..B[:STEP|xFACTOR]... --metric NAME... [--csv|--json]
 //! sendpath keys
 //! sendpath --version
 //! ```
@@ -22,6 +23,7 @@ mod conform;
 mod packetdrill;
 mod pcap;
 mod progress;
+mod sweep;
 
 use sendpath_core::scenario::MAX_SCENARIO_BYTES;
 use sendpath_core::{run_config, run_source, RunOptions, RunOutput, RunResult, Scenario, VERSION};
@@ -35,6 +37,8 @@ pub(crate) const USAGE: &str = "usage:
   sendpath conform [DIR] [--json] [--only ID]...   (model vs recordings of a real kernel, and
       the packetdrill scripts of scenarios/packetdrill/ in the text report)
   sendpath packetdrill FILE.pkt... [--json]   (packetdrill scripts against the engine)
+  sendpath sweep FILE --vary KEY=A..B[:STEP|xFACTOR]... --metric NAME... [--variant NAME]
+               [--set KEY=VALUE]... [--jobs N] [--csv|--json]   (a grid of runs on every core)
   sendpath keys [--markdown]
   sendpath --version";
 
@@ -215,6 +219,7 @@ fn main() -> ExitCode {
         Some("--help" | "-h" | "help") => return print_out(&format!("{USAGE}\n")),
         Some("conform") => return conform_main(std::env::args().skip(2).collect()),
         Some("packetdrill") => return packetdrill::main(std::env::args().skip(2).collect()),
+        Some("sweep") => return sweep::main(std::env::args().skip(2).collect()),
         _ => {}
     }
     let args = match parse_args(std::env::args().skip(1)) {

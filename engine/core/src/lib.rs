@@ -20,6 +20,7 @@ pub mod path;
 pub mod pcap;
 pub mod scenario;
 pub mod sim;
+pub mod sweep;
 pub mod trace;
 
 use std::collections::BTreeMap;
@@ -247,16 +248,21 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
     }
 }
 
-/// A named number of a run, for comparing with what a source document measured:
-/// `elapsed_s`; `throughput_mbit` (sum over the stream senders); `ctxt_switches` (mean
-/// voluntary context switches of the stream senders); `send_calls` (mean `send()` calls of the
-/// stream senders); `HOST:tcp_mem_pages` (mean over the run);
+/// A named number of a run, for comparing with what a source document measured and for
+/// sweeps: `elapsed_s`; `throughput_mbit` (sum over the stream senders); `cpu_per_byte_ns`
+/// (the stream senders' CPU time per byte written); `ctxt_switches` (mean voluntary context
+/// switches of the stream senders); `send_calls` (mean `send()` calls of the stream senders);
+/// `<nstat counter>` (summed over the hosts); `HOST:tcp_mem_pages` (mean over the run);
 /// `HOST:qdisc_backlog_bytes` (the qdisc's backlog at the end); `HOST:<nstat counter>`.
 pub fn metric(r: &RunResult, name: &str) -> Option<f64> {
     let senders = || r.apps.iter().filter(|a| a.kind == "tcp_stream");
     match name {
         "elapsed_s" => Some(r.elapsed_s),
         "throughput_mbit" => Some(senders().map(|a| a.throughput_bps).sum::<f64>() / 1e6),
+        "cpu_per_byte_ns" => {
+            let bytes: u64 = senders().map(|a| a.bytes_written).sum();
+            (bytes > 0).then(|| senders().map(|a| a.cpu_s).sum::<f64>() * 1e9 / bytes as f64)
+        }
         "ctxt_switches" => {
             let n = senders().count();
             (n > 0).then(|| {
@@ -269,6 +275,17 @@ pub fn metric(r: &RunResult, name: &str) -> Option<f64> {
         "send_calls" => {
             let n = senders().count();
             (n > 0).then(|| senders().map(|a| a.send_calls as f64).sum::<f64>() / n as f64)
+        }
+        _ if !name.contains(':') => {
+            let m = include::uapi::linux::snmp::Mib::ALL
+                .iter()
+                .find(|m| m.name() == name)?;
+            Some(
+                r.hosts
+                    .values()
+                    .map(|h| h.counters.get(m.name()).copied().unwrap_or(0) as f64)
+                    .sum(),
+            )
         }
         _ => {
             let (host, what) = name.split_once(':')?;
@@ -288,13 +305,17 @@ pub fn metric(r: &RunResult, name: &str) -> Option<f64> {
 /// Whether `name` is a metric [`metric`] knows (counters are checked against the model's).
 pub fn metric_name_is_valid(name: &str) -> bool {
     match name {
-        "elapsed_s" | "throughput_mbit" | "ctxt_switches" | "send_calls" => true,
+        "elapsed_s" | "throughput_mbit" | "cpu_per_byte_ns" | "ctxt_switches" | "send_calls" => {
+            true
+        }
         _ => match name.split_once(':') {
             Some((_, "tcp_mem_pages" | "qdisc_backlog_bytes")) => true,
             Some((_, c)) => include::uapi::linux::snmp::Mib::ALL
                 .iter()
                 .any(|m| m.name() == c),
-            None => false,
+            None => include::uapi::linux::snmp::Mib::ALL
+                .iter()
+                .any(|m| m.name() == name),
         },
     }
 }
