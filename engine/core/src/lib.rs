@@ -48,6 +48,11 @@ pub struct RunOptions {
     /// Record every packet the devices put on their wires, for a pcapng file
     /// ([`RunOutput::pcap`]).
     pub pcap: bool,
+    /// Read the whole event stream for the run's summary (`RunResult::summary`): figures per
+    /// flow, backlog over the run, holds per gate ([`trace::summary`]).
+    pub summary: bool,
+    /// With `summary`: sample the time series every this many ns (0 = none).
+    pub series_interval_ns: u64,
 }
 
 /// A finished run.
@@ -57,6 +62,8 @@ pub struct RunOutput {
     pub trace: trace::Trace,
     /// The packets and endpoints of the run, with [`RunOptions::pcap`].
     pub pcap: Option<pcap::Pcap>,
+    /// The time series, when `RunOptions::series_interval_ns` asked for one.
+    pub series: Option<trace::summary::Series>,
 }
 
 /// Parse `src` (named `file` in errors), resolve it with `opts` and run it.
@@ -80,9 +87,21 @@ pub fn run_config(cfg: Config, opts: &RunOptions) -> RunOutput {
     if opts.pcap {
         tr.capture = Some(pcap::Tap::new(pcap::DEFAULT_TAP_LIMIT));
     }
+    if opts.summary {
+        tr.collector = Some(Box::new(trace::summary::Collector::new(
+            opts.series_interval_ns,
+        )));
+    }
     let mut w = sim::world::World::new(cfg, tr);
     w.run();
     let mut result = result_of(&w);
+    let mut series = None;
+    if let Some(c) = w.stack.trace.collector.take() {
+        let end_ns = elapsed_ns(&w);
+        let (summary, s) = c.finish(end_ns, &result.sockets, &result.host_names);
+        result.summary = Some(summary);
+        series = s;
+    }
     let pcap = w.stack.trace.capture.take().map(|tap| {
         if tap.truncated {
             result.warnings.push(format!(
@@ -99,13 +118,13 @@ pub fn run_config(cfg: Config, opts: &RunOptions) -> RunOutput {
         result,
         trace: w.stack.trace,
         pcap,
+        series,
     }
 }
 
-/// The [`RunResult`] of a world at the end of its run.
-pub fn result_of(w: &sim::world::World) -> RunResult {
-    let finished = w.finished();
-    let elapsed_ns = if finished {
+/// The span a run's figures cover: until the workload finished, or the duration.
+pub fn elapsed_ns(w: &sim::world::World) -> u64 {
+    if w.finished() {
         w.apps
             .iter()
             .filter_map(|a| a.finished_ns)
@@ -113,7 +132,13 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
             .unwrap_or(w.now_ns)
     } else {
         w.end_ns
-    };
+    }
+}
+
+/// The [`RunResult`] of a world at the end of its run.
+pub fn result_of(w: &sim::world::World) -> RunResult {
+    let finished = w.finished();
+    let elapsed_ns = elapsed_ns(w);
     let elapsed_s = elapsed_ns as f64 / 1e9;
     let mut hosts = BTreeMap::new();
     for (i, h) in w.hosts.iter().enumerate() {
@@ -239,12 +264,17 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
                     peer: s.peer,
                     flow: a.flow,
                     app: a.role.name().to_string(),
+                    active: matches!(
+                        a.role,
+                        sim::app::Role::StreamSender | sim::app::Role::PingpongClient
+                    ),
                 }
             })
             .collect(),
         apps,
         events: w.events,
         warnings,
+        summary: None,
     }
 }
 

@@ -222,8 +222,11 @@ function findSockets(m: ReplayModel): Sockets {
       peer: 1,
       flow: 0,
       app: tids[0] !== undefined ? `tid ${tids[0]}` : endName(mine),
+      // A recording does not say which end connected: the recorded end is taken as the
+      // connecting one (what the trace's function names follow), the peer as the passive one.
+      active: true,
     });
-    info.push({ host: remote, peer: 0, flow: 0, app: 'peer' });
+    info.push({ host: remote, peer: 0, flow: 0, app: 'peer', active: false });
     if (tids[0] !== undefined) byTid.set(tids[0], 0);
     for (const e of ends) byFlow.set(e, e === mine ? 0 : 1);
     return { info, attributed, byTid, byFlow, peer: 1, loopback, hostNames, connections: 1 };
@@ -231,7 +234,7 @@ function findSockets(m: ReplayModel): Sockets {
   const peer = tids.length + ends.length;
   tids.forEach((tid, i) => {
     byTid.set(tid, info.length);
-    info.push({ host: 0, peer, flow: i, app: `tid ${tid}` });
+    info.push({ host: 0, peer, flow: i, app: `tid ${tid}`, active: true });
   });
   ends.forEach((f) => {
     byFlow.set(f, info.length);
@@ -240,9 +243,10 @@ function findSockets(m: ReplayModel): Sockets {
       peer,
       flow: tids.length + connections.indexOf(connection(f)),
       app: endName(f),
+      active: true,
     });
   });
-  info.push({ host: remote, peer: 0, flow: -1, app: 'not attributed' });
+  info.push({ host: remote, peer: 0, flow: -1, app: 'not attributed', active: false });
   return {
     info,
     attributed,

@@ -343,6 +343,7 @@ pub fn compare(
         trace_limit: 20_000_000,
         trace_window: None,
         pcap: false,
+        ..Default::default()
     };
     let out =
         run_source(scenario_src, scenario_file, &opts).map_err(|e| format!("{}: {e}", exp.id))?;

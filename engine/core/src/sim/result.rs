@@ -31,6 +31,11 @@ pub struct RunResult {
     /// Problems the run hit that a user must see (a drop on a lossless link, a workload that
     /// did not finish in the duration, ...). Empty when all is well.
     pub warnings: Vec<String>,
+    /// What the event stream adds up to (`sendpath run`'s summary), when the run was asked
+    /// for it (`RunOptions::summary`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub summary: Option<crate::trace::summary::Summary>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -95,4 +100,7 @@ pub struct SockInfo {
     pub flow: u32,
     /// The owning application's kind (`"tcp_stream"`, `"pingpong_server"`, ...).
     pub app: String,
+    /// The side that connects (`connect()`, `tcp_finish_connect`); the other one is the
+    /// passive side (`tcp_conn_request`, `tcp_check_req`, `tcp_rcv_state_process`).
+    pub active: bool,
 }

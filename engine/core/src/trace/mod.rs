@@ -9,6 +9,7 @@
 
 use std::fmt::Write as _;
 
+pub mod summary;
 pub mod tap;
 
 use crate::include::linux::skbuff::{Packet, SockId, NO_SOCK};
@@ -409,9 +410,24 @@ impl Ev {
         }
     }
 
-    /// The kernel function that made this decision.
+    /// The kernel function that made this decision (on the connecting side, where the two
+    /// sides differ: see [`Ev::func_on`]).
     pub fn func(&self) -> &'static str {
         KINDS[self.code() as usize].func
+    }
+
+    /// The kernel function that made this decision on a socket of the `active` (connecting)
+    /// side or the passive one: the passive side's connection is established by
+    /// `tcp_rcv_state_process` in `TCP_SYN_RECV` (after `tcp_v4_rcv` -> `tcp_check_req` made
+    /// the child), never by `tcp_finish_connect`, which only `connect()`'s side runs.
+    pub fn func_on(&self, active: bool) -> &'static str {
+        if !active {
+            let kind = self.kind_name();
+            if let Some((_, f)) = PASSIVE_FUNCS.iter().find(|(k, _)| *k == kind) {
+                return f;
+            }
+        }
+        self.func()
     }
 
     /// Numeric fields, in the order [`schema`] publishes.
@@ -992,6 +1008,9 @@ pub const KINDS: &[KindInfo] = &[
     },
 ];
 
+/// The kinds whose function differs on the passive side of a connection: `(kind, function)`.
+pub const PASSIVE_FUNCS: &[(&str, &str)] = &[("established", "tcp_rcv_state_process")];
+
 /// The widest kind's field count: the number of value columns in [`Columns`].
 pub const MAX_FIELDS: usize = 7;
 
@@ -1053,9 +1072,12 @@ impl Columns {
 pub fn schema() -> serde_json::Value {
     serde_json::json!({
         "maxFields": MAX_FIELDS,
-        "kinds": KINDS.iter().map(|k| serde_json::json!({
-            "name": k.name, "func": k.func, "fields": k.fields,
-        })).collect::<Vec<_>>(),
+        "kinds": KINDS.iter().map(|k| {
+            let passive = PASSIVE_FUNCS.iter().find(|(n, _)| *n == k.name).map_or(k.func, |p| p.1);
+            serde_json::json!({
+                "name": k.name, "func": k.func, "passiveFunc": passive, "fields": k.fields,
+            })
+        }).collect::<Vec<_>>(),
         "gates": Gate::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
         "ackReasons": AckReason::ALL.iter().map(|r| r.name()).collect::<Vec<_>>(),
         "dropSites": DropSite::ALL.iter().map(|d| d.name()).collect::<Vec<_>>(),
@@ -1075,6 +1097,8 @@ pub struct Trace {
     pub window: (u64, u64),
     /// The packet tap for `--pcap` (every skb a device put on its wire), when asked for.
     pub capture: Option<tap::Tap>,
+    /// Reads every event, recorded or not, for the run's summary ([`summary`]).
+    pub collector: Option<Box<summary::Collector>>,
 }
 
 impl Trace {
@@ -1086,6 +1110,7 @@ impl Trace {
             records: Vec::new(),
             window: (0, u64::MAX),
             capture: None,
+            collector: None,
         }
     }
 
@@ -1109,19 +1134,22 @@ impl Trace {
 
     #[inline]
     pub fn emit(&mut self, t_ns: u64, host: u16, sk: SockId, ev: impl FnOnce() -> Ev) {
-        if !self.enabled || t_ns < self.window.0 || t_ns >= self.window.1 {
+        let record = self.enabled && t_ns >= self.window.0 && t_ns < self.window.1;
+        if !record && self.collector.is_none() {
+            return;
+        }
+        let ev = ev();
+        if let Some(c) = self.collector.as_mut() {
+            c.observe(t_ns, host, sk, &ev);
+        }
+        if !record {
             return;
         }
         if self.records.len() >= self.limit {
             self.truncated = true;
             return;
         }
-        self.records.push(Record {
-            t_ns,
-            host,
-            sk,
-            ev: ev(),
-        });
+        self.records.push(Record { t_ns, host, sk, ev });
     }
 }
 

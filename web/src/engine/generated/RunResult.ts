@@ -2,6 +2,7 @@
 import type { AppResult } from "./AppResult";
 import type { HostResult } from "./HostResult";
 import type { SockInfo } from "./SockInfo";
+import type { Summary } from "./Summary";
 
 export type RunResult = { 
 /**
@@ -32,4 +33,9 @@ events: number,
  * Problems the run hit that a user must see (a drop on a lossless link, a workload that
  * did not finish in the duration, ...). Empty when all is well.
  */
-warnings: Array<string>, };
+warnings: Array<string>, 
+/**
+ * What the event stream adds up to (`sendpath run`'s summary), when the run was asked
+ * for it (`RunOptions::summary`).
+ */
+summary?: Summary, };

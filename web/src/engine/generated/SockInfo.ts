@@ -19,4 +19,9 @@ flow: number,
 /**
  * The owning application's kind (`"tcp_stream"`, `"pingpong_server"`, ...).
  */
-app: string, };
+app: string, 
+/**
+ * The side that connects (`connect()`, `tcp_finish_connect`); the other one is the
+ * passive side (`tcp_conn_request`, `tcp_check_req`, `tcp_rcv_state_process`).
+ */
+active: boolean, };
