@@ -3,7 +3,11 @@
 //! ```text
 //! sendpath run FILE [--variant NAME] [--set KEY=VALUE]... [--json] [--show-config]
 //!              [--pcap OUT [--pcap-frames tso|wire] [--pcap-snaplen BYTES]]
+//!              [--at TIME] [--csv PREFIX [--interval TIME]]
 //! sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
+//!              [--sk N]... [--skb N] [--func NAME] [--from TIME] [--to TIME]
+//! sendpath skb FILE N [--variant NAME] [--set KEY=VALUE]...
+//! sendpath diff FILE --kernel A --kernel B [--variant NAME] [--set KEY=VALUE]...
 //! sendpath bench [FILE] [--set KEY=VALUE]... [--variant NAME] [--json]
 //! sendpath compare FILE [--set KEY=VALUE]...
 //! sendpath sweep FILE --vary KEY=A..B[:STEP|xFACTOR]... --metric NAME... [--csv|--json]
@@ -20,10 +24,15 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod conform;
+mod diff;
 mod packetdrill;
 mod pcap;
 mod progress;
+mod skb;
+mod summary;
 mod sweep;
+mod trace_cmd;
+mod units;
 
 use sendpath_core::scenario::MAX_SCENARIO_BYTES;
 use sendpath_core::{run_config, run_source, RunOptions, RunOutput, RunResult, Scenario, VERSION};
@@ -31,7 +40,11 @@ use sendpath_core::{run_config, run_source, RunOptions, RunOutput, RunResult, Sc
 pub(crate) const USAGE: &str = "usage:
   sendpath run FILE [--variant NAME] [--set KEY=VALUE]... [--json] [--show-config]
                [--pcap OUT.pcapng|- [--pcap-frames tso|wire] [--pcap-snaplen BYTES]]
+               [--at TIME] [--csv PREFIX [--interval TIME]]   (TIME: 120ms, 1.5s, 250us)
   sendpath trace FILE [--variant NAME] [--set KEY=VALUE]... [--limit N]
+               [--sk N]... [--skb N] [--func NAME] [--from TIME] [--to TIME]
+  sendpath skb FILE N [--variant NAME] [--set KEY=VALUE]...   (one skb's life)
+  sendpath diff FILE --kernel A --kernel B [--variant NAME] [--set KEY=VALUE]...
   sendpath bench [FILE] [--variant NAME] [--set KEY=VALUE]... [--json]
   sendpath compare FILE [--set KEY=VALUE]...   (model vs the source document's numbers)
   sendpath conform [DIR] [--json] [--only ID]...   (model vs recordings of a real kernel, and
@@ -54,6 +67,12 @@ struct Args {
     markdown: bool,
     show_config: bool,
     pcap: pcap::PcapArgs,
+    at_ns: Option<u64>,
+    csv: Option<String>,
+    interval_ns: Option<u64>,
+    filter: trace_cmd::Filter,
+    skb: Option<u64>,
+    kernels: Vec<String>,
 }
 
 /// The options each command takes; any other is an error naming the option and the command.
@@ -67,8 +86,22 @@ fn options_of(cmd: &str) -> Option<&'static [&'static str]> {
             "--pcap",
             "--pcap-frames",
             "--pcap-snaplen",
+            "--at",
+            "--csv",
+            "--interval",
         ],
-        "trace" => &["--variant", "--set", "--limit"],
+        "trace" => &[
+            "--variant",
+            "--set",
+            "--limit",
+            "--sk",
+            "--skb",
+            "--func",
+            "--from",
+            "--to",
+        ],
+        "skb" => &["--variant", "--set"],
+        "diff" => &["--variant", "--set", "--kernel"],
         "bench" => &["--variant", "--set", "--json"],
         "compare" => &["--set"],
         "keys" => &["--markdown"],
@@ -89,6 +122,12 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
         markdown: false,
         show_config: false,
         pcap: pcap::PcapArgs::default(),
+        at_ns: None,
+        csv: None,
+        interval_ns: None,
+        filter: Default::default(),
+        skb: None,
+        kernels: Vec::new(),
     };
     while let Some(arg) = it.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -106,6 +145,15 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
                 "--pcap",
                 "--pcap-frames",
                 "--pcap-snaplen",
+                "--at",
+                "--csv",
+                "--interval",
+                "--sk",
+                "--skb",
+                "--func",
+                "--from",
+                "--to",
+                "--kernel",
             ];
             let what = if known.contains(&name.as_str()) {
                 format!("sendpath {cmd}: {name} is not an option of {cmd}")
@@ -144,6 +192,23 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
                     .parse()
                     .map_err(|_| format!("sendpath {cmd}: --limit: not a number: {v}"))?;
             }
+            "--at" => a.at_ns = Some(units::parse_time("--at", &value("a TIME")?)?),
+            "--csv" => a.csv = Some(value("a file PREFIX")?),
+            "--interval" => {
+                a.interval_ns = Some(units::parse_time("--interval", &value("a TIME")?)?)
+            }
+            "--sk" => a.filter.add_sks(&value("a socket number")?)?,
+            "--skb" => {
+                let v = value("an skb number")?;
+                a.filter.skb = Some(parse_skb(&cmd, &v)?);
+            }
+            "--func" => a.filter.func = Some(value("a kernel function")?),
+            "--from" => a.filter.from_ns = Some(units::parse_time("--from", &value("a TIME")?)?),
+            "--to" => a.filter.to_ns = Some(units::parse_time("--to", &value("a TIME")?)?),
+            "--kernel" => a.kernels.push(value("a kernel version")?),
+            s if cmd == "skb" && a.file.is_some() && a.skb.is_none() => {
+                a.skb = Some(parse_skb(&cmd, s)?);
+            }
             s => {
                 let takes_file = !matches!(cmd.as_str(), "keys");
                 if a.file.is_some() || !takes_file {
@@ -154,6 +219,14 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
         }
     }
     Ok(a)
+}
+
+/// An skb number: `42` or `skb#42`.
+fn parse_skb(cmd: &str, v: &str) -> Result<u64, String> {
+    v.trim_start_matches("skb")
+        .trim_start_matches('#')
+        .parse()
+        .map_err(|_| format!("sendpath {cmd}: not an skb number: {v} (write 42 or skb#42)"))
 }
 
 /// A failed command: bad input (status 2) or output that could not be written.
@@ -269,8 +342,26 @@ fn run(mut args: Args, o: &mut impl Write) -> Result<(), Fail> {
             if args.show_config {
                 return show_config(o, &src, &file, &args.opts);
             }
+            if let Some(at_ns) = args.at_ns {
+                return at(o, &src, &file, &args.opts, at_ns);
+            }
+            if args.interval_ns.is_some() && args.csv.is_none() {
+                return Err(
+                    "run: --interval sets the --csv time series' step; give --csv PREFIX too"
+                        .into(),
+                );
+            }
+            args.opts.summary = true;
+            if args.csv.is_some() {
+                args.opts.series_interval_ns = args.interval_ns.unwrap_or(1_000_000).max(1);
+            }
             args.opts.pcap = args.pcap.out.is_some();
             let out = run_announced(&src, &file, &args.opts)?;
+            if let (Some(prefix), Some(series)) = (&args.csv, &out.series) {
+                for name in summary::write_csv(prefix, series, &out.result)? {
+                    eprintln!("sendpath: wrote {name}");
+                }
+            }
             if args.pcap.write(&out, o)? {
                 // The file went to standard output: the results go to standard error.
                 return report(&mut io::stderr().lock(), &out.result, args.json);
@@ -280,38 +371,22 @@ fn run(mut args: Args, o: &mut impl Write) -> Result<(), Fail> {
         "trace" => {
             let file = args.file.ok_or("trace needs a scenario FILE")?;
             let src = read(&file)?;
-            args.opts.trace = true;
-            let out = run_announced(&src, &file, &args.opts)?;
-            let hosts = &out.result.host_names;
-            // Warnings go to stderr: the trace on stdout stays the event log alone.
-            for w in &out.result.warnings {
-                eprintln!("sendpath: warning: {w}");
-            }
-            for r in &out.trace.records {
-                let host = hosts.get(r.host as usize).map_or("?", |h| h.as_str());
-                let sk = if r.sk == sendpath_core::include::linux::skbuff::NO_SOCK {
-                    "-".to_string()
-                } else {
-                    format!("sk{}", r.sk)
-                };
-                writeln!(
-                    o,
-                    "{:>12.6} {:<9} {:<5} {:<26} {}",
-                    r.t_ns as f64 / 1e6,
-                    host,
-                    sk,
-                    r.ev.func(),
-                    r.ev.describe()
-                )?;
-            }
-            if out.trace.truncated {
-                writeln!(
-                    o,
-                    "# trace truncated at {} events (--limit)",
-                    out.trace.records.len()
-                )?;
-            }
-            Ok(())
+            trace_cmd::run(o, &file, &src, args.opts, &args.filter)
+        }
+        "skb" => {
+            let file = args
+                .file
+                .ok_or("skb needs a scenario FILE and an skb number")?;
+            let n = args
+                .skb
+                .ok_or("skb needs an skb number after the FILE: sendpath skb FILE 42")?;
+            let src = read(&file)?;
+            skb::run(o, &file, &src, args.opts, n)
+        }
+        "diff" => {
+            let file = args.file.ok_or("diff needs a scenario FILE")?;
+            let src = read(&file)?;
+            diff::run(o, &file, &src, &args.opts, &args.kernels)
         }
         "bench" => {
             let (src, file) = match args.file {
@@ -440,6 +515,9 @@ fn report(o: &mut impl Write, r: &RunResult, json: bool) -> Result<(), Fail> {
         writeln!(o, "{json}")?;
     } else {
         print_summary(o, r)?;
+        if let Some(s) = &r.summary {
+            summary::print(o, s)?;
+        }
     }
     Ok(())
 }
@@ -508,6 +586,41 @@ fn print_summary(o: &mut impl Write, r: &RunResult) -> io::Result<()> {
             )?;
         }
     }
+    Ok(())
+}
+
+/// `run FILE --at TIME`: the sockets as `ss -tin` and the qdiscs as `tc -s qdisc show` would
+/// print them at that instant.
+fn at(
+    o: &mut impl Write,
+    src: &str,
+    file: &str,
+    opts: &RunOptions,
+    at_ns: u64,
+) -> Result<(), Fail> {
+    let sc = Scenario::parse(src, file).map_err(|e| e.to_string())?;
+    let cfg = sc
+        .config(opts.variant.as_deref(), &opts.sets)
+        .map_err(|e| e.to_string())?;
+    if at_ns > cfg.duration_ns {
+        return Err(format!(
+            "run: --at {} ms is after the run ends (sim.duration_ms = {})",
+            at_ns as f64 / 1e6,
+            cfg.duration_ns / 1_000_000
+        )
+        .into());
+    }
+    let w = sendpath_core::sim::snapshot::world_at(cfg, at_ns);
+    writeln!(o, "# {file} at t = {:.6} ms", at_ns as f64 / 1e6)?;
+    if w.finished() {
+        writeln!(
+            o,
+            "# (the workload finished at {:.6} ms: this is the state then)",
+            w.now_ns as f64 / 1e6
+        )?;
+    }
+    write!(o, "{}", sendpath_core::sim::snapshot::ss_ti(&w, at_ns))?;
+    write!(o, "{}", sendpath_core::sim::snapshot::tc_s_qdisc(&w))?;
     Ok(())
 }
 

@@ -154,7 +154,12 @@ fn trace_prints_one_line_per_event_and_says_where_the_limit_cut_it() {
         "--limit",
         "40",
     ]));
-    let lines: Vec<&str> = out.lines().collect();
+    // The header (lines starting with '#') names the columns, then the events.
+    assert!(
+        out.starts_with("# sendpath trace scenarios/autocorking.toml"),
+        "{out}"
+    );
+    let lines: Vec<&str> = out.lines().skip_while(|l| l.starts_with('#')).collect();
     assert_eq!(lines.len(), 41, "{out}");
     assert_eq!(lines[40], "# trace truncated at 40 events (--limit)");
     let mut last_ms = 0.0;

@@ -225,6 +225,107 @@ impl Profile {
     }
 }
 
+/// A code path that changed between kernel versions: the [`Profile`] field that switches it,
+/// the commit that changed it, what it decides, its value under a profile, and the event kind
+/// or counter a run shows when the path was taken (`sendpath diff` reports whether it fired).
+pub struct Switch {
+    pub name: &'static str,
+    pub commit: &'static str,
+    pub what: &'static str,
+    pub value: fn(&Profile) -> String,
+    /// What shows the path was taken: `kind:NAME` (events of that kind), `hold:GATE` (skbs
+    /// held at that gate), `counter:NAME` (an nstat counter), or "" when no event shows it.
+    pub evidence: &'static str,
+}
+
+/// Every switch of [`Profile`], in the order `sendpath diff` lists them.
+pub static SWITCHES: &[Switch] = &[
+    Switch {
+        name: "autocorking",
+        commit: "f54b311142a9 (3.14)",
+        what: "tcp_push may autocork a small tail skb while packets are below TCP",
+        value: |p| p.autocorking.to_string(),
+        evidence: "counter:TcpExtTCPAutoCorking",
+    },
+    Switch {
+        name: "tso_sizing",
+        commit: "605ad7f184b6 (3.19), 65466904b015 (5.18)",
+        what: "where TSO packet sizes are decided: at sendmsg, or by tcp_tso_autosize at xmit (and its RTT allowance)",
+        value: |p| format!("{:?}", p.tso_sizing),
+        evidence: "kind:fragment",
+    },
+    Switch {
+        name: "tsq",
+        commit: "c73e5807e4f6 (4.20), c4221a8cc3a7 (6.16)",
+        what: "tcp_small_queue_check's limit: classic, paced flows exempt from the sysctl, or always the sysctl",
+        value: |p| format!("{:?}", p.tsq),
+        evidence: "hold:tsq",
+    },
+    Switch {
+        name: "tsq_after_split",
+        commit: "605ad7f184b6 (3.19)",
+        what: "TSQ is checked after tso_fragment (before: on the unsplit skb ahead of the cwnd test)",
+        value: |p| p.tsq_after_split.to_string(),
+        evidence: "hold:tsq",
+    },
+    Switch {
+        name: "tsq_single_skb_shortcut",
+        commit: "75eefc6c59fd (4.10), f921a4a5bffa (6.6)",
+        what: "never throttle when the retransmit queue is empty or holds one skb",
+        value: |p| p.tsq_single_skb_shortcut.to_string(),
+        evidence: "",
+    },
+    Switch {
+        name: "pacing_ratios",
+        commit: "43e122b014c9 (4.1)",
+        what: "pacing rate from tcp_pacing_ss_ratio / tcp_pacing_ca_ratio (before: always 200 %)",
+        value: |p| p.pacing_ratios.to_string(),
+        evidence: "",
+    },
+    Switch {
+        name: "edt",
+        commit: "ab408b6dc744 (4.20)",
+        what: "earliest departure time: TCP stamps each skb with tcp_wstamp_ns",
+        value: |p| p.edt.to_string(),
+        evidence: "hold:pacing",
+    },
+    Switch {
+        name: "internal_pacing",
+        commit: "218af599fa63 (4.13)",
+        what: "TCP paces itself when the qdisc does not (SK_PACING_NEEDED)",
+        value: |p| p.internal_pacing.to_string(),
+        evidence: "hold:pacing",
+    },
+    Switch {
+        name: "pingpong",
+        commit: "4a41f453bedf (5.1, a counter); tcp_pingpong_thresh (6.6)",
+        what: "interactive (pingpong) detection on the receiver: a boolean, or a counter against tcp_pingpong_thresh",
+        value: |p| format!("{:?}", p.pingpong),
+        evidence: "pingpong_delacks",
+    },
+    Switch {
+        name: "quickack_counts_acks",
+        commit: "059217c18be6 (6.6)",
+        what: "quick-ACK credits are spent per ACK sent, not per data packet in the outgoing skb",
+        value: |p| p.quickack_counts_acks.to_string(),
+        evidence: "ack:quickack mode",
+    },
+    Switch {
+        name: "psh_every_tso_packet",
+        commit: "051ba67447de (4.7)",
+        what: "__tcp_transmit_skb sets PSH on every TSO packet to flush GRO",
+        value: |p| p.psh_every_tso_packet.to_string(),
+        evidence: "kind:gro",
+    },
+    Switch {
+        name: "skb_head_truesize",
+        commit: "bf9f1baa279f (6.3, small skb->head cache)",
+        what: "truesize of a fresh data skb's head: 2304 B (3.x/4.4) or 896 B (6.3+)",
+        value: |p| p.skb_head_truesize.to_string(),
+        evidence: "kind:sendmsg_copy",
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

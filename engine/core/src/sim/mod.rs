@@ -4,6 +4,7 @@
 pub mod app;
 pub mod cpu;
 pub mod result;
+pub mod snapshot;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub mod world;
