@@ -98,7 +98,16 @@ pub fn run_config(cfg: Config, opts: &RunOptions) -> RunOutput {
     let mut series = None;
     if let Some(c) = w.stack.trace.collector.take() {
         let end_ns = elapsed_ns(&w);
-        let (summary, s) = c.finish(end_ns, &result.sockets, &result.host_names);
+        let socks = &result.sockets;
+        let (summary, s) = c.finish(
+            end_ns,
+            |sk| {
+                socks
+                    .get(sk as usize)
+                    .map(|i| (i.peer, i.flow, i.app.clone()))
+            },
+            &result.host_names,
+        );
         result.summary = Some(summary);
         series = s;
     }
@@ -264,10 +273,7 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
                     peer: s.peer,
                     flow: a.flow,
                     app: a.role.name().to_string(),
-                    active: matches!(
-                        a.role,
-                        sim::app::Role::StreamSender | sim::app::Role::PingpongClient
-                    ),
+                    active: w.sock_is_active(s.id),
                 }
             })
             .collect(),

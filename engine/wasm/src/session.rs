@@ -525,7 +525,9 @@ impl Session {
                 out.autocorking.push(None);
                 continue;
             };
-            let mut text = format!("{}: {}", r.ev.func(), r.ev.describe());
+            let active = r.sk == sendpath_core::include::linux::skbuff::NO_SOCK
+                || self.world.sock_is_active(r.sk);
+            let mut text = format!("{}: {}", r.ev.func_on(active), r.ev.describe());
             let mut count = None;
             if let Ev::Autocork { counted: true, .. } = r.ev {
                 let base = self
@@ -686,6 +688,31 @@ mod tests {
         );
         // The second counted autocork of the same host reads 2 (hosts differ only for acks).
         assert!(texts[1].contains("(TcpExtTCPAutoCorking "), "{}", texts[1]);
+    }
+
+    #[test]
+    fn describe_names_each_sides_function_for_its_connection() {
+        let s = run(Session::start(request()).unwrap());
+        let c = s.columns();
+        let est = sendpath_core::trace::KINDS
+            .iter()
+            .position(|k| k.name == "established")
+            .unwrap() as u16;
+        let rows: Vec<u32> = (0..c.kind.len() as u32)
+            .filter(|&i| c.kind[i as usize] == est)
+            .collect();
+        assert_eq!(rows.len(), 8, "four flows, two ends each");
+        let d = s.describe(&rows);
+        for (&r, text) in rows.iter().zip(&d.texts) {
+            let sk = c.sk[r as usize];
+            // Even sockets connect, odd ones are the server's children.
+            let want = if sk.is_multiple_of(2) {
+                "tcp_finish_connect: "
+            } else {
+                "tcp_rcv_state_process: "
+            };
+            assert!(text.starts_with(want), "sk{sk}: {text}");
+        }
     }
 
     #[test]

@@ -176,7 +176,15 @@ export function DecisionLog() {
               // Until the words arrive, the kernel function (the same in every language).
               const line = words
                 ? logLine(lang, words.text, words.facts, () =>
-                    schema ? simRow(schema, m.cols, r, words.autocorking) : null,
+                    schema
+                      ? simRow(
+                          schema,
+                          m.cols,
+                          r,
+                          words.autocorking,
+                          m.summary.result.sockets[sk]?.active ?? true,
+                        )
+                      : null,
                   )
                 : { text: schema?.kinds[m.cols.kind[r]!]?.func ?? '', lang: 'en' as const };
               return (

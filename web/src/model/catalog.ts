@@ -6,7 +6,9 @@
 /** One event kind of the trace: its name, the kernel function and its numeric fields. */
 export interface KindInfo {
   name: string;
+  /** The function on the connecting side; `passiveFunc` on the passive side where it differs. */
   func: string;
+  passiveFunc?: string;
   fields: string[];
   /** In a recording's schema (capture/replay.ts): the recorded event kind its rows come from. */
   recorded?: string;

@@ -23,12 +23,16 @@ export interface SimRow {
   autocorking: number | null;
 }
 
-/** Row `row` of `cols` with its fields named by `schema`. */
+/**
+ * Row `row` of `cols` with its fields named by `schema`; `active` says whether the row's socket
+ * is the connecting side (the passive side establishes in `tcp_rcv_state_process`).
+ */
 export function simRow(
   schema: TraceSchema,
   cols: TraceColumns,
   row: number,
   autocorking: number | null,
+  active = true,
 ): SimRow | null {
   const info = schema.kinds[cols.kind[row]!];
   if (!info) return null;
@@ -36,7 +40,7 @@ export function simRow(
   info.fields.forEach((name, i) => (f[name] = cols.values[row * cols.stride + i]!));
   return {
     kind: info.name,
-    func: info.func,
+    func: active ? info.func : (info.passiveFunc ?? info.func),
     f,
     gates: schema.gates,
     ackReasons: schema.ackReasons,

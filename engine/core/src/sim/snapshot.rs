@@ -216,10 +216,7 @@ pub fn ss_ti(w: &World, at_ns: u64) -> String {
             .filter(|tp| tp.host == h)
             .map(|tp| {
                 let a = &w.apps[tp.app as usize];
-                let active = matches!(
-                    a.role,
-                    crate::sim::app::Role::StreamSender | crate::sim::app::Role::PingpongClient
-                );
+                let active = w.sock_is_active(tp.id);
                 let (lport, rport) = if active {
                     (40000 + a.flow, 5201)
                 } else {

@@ -304,6 +304,17 @@ impl World {
         ));
     }
 
+    /// Whether socket `sk` is the connecting side (`connect()`, `tcp_finish_connect`): the
+    /// stream sender or the ping-pong client. The other is the passive side
+    /// (`tcp_conn_request`, `tcp_check_req`, `tcp_rcv_state_process`).
+    pub fn sock_is_active(&self, sk: SockId) -> bool {
+        let tp = &self.socks[sk as usize];
+        matches!(
+            self.apps[tp.app as usize].role,
+            app::Role::StreamSender | app::Role::PingpongClient
+        )
+    }
+
     pub fn finished(&self) -> bool {
         self.apps.iter().all(|a| a.finished_ns.is_some())
     }

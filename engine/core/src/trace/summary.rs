@@ -34,7 +34,6 @@ use serde::Serialize;
 
 use super::{Ev, Gate};
 use crate::include::linux::skbuff::{SockId, NO_SOCK};
-use crate::sim::result::SockInfo;
 
 /// The gates a hold is reported for, in the order the summary lists them: the skb gates of
 /// `tcp_push`/`tcp_write_xmit`, then the packet's waits below TCP.
@@ -542,11 +541,12 @@ impl Collector {
         }
     }
 
-    /// The summary of a run that ended (or was cut) at `end_ns`; `sockets` names each socket.
+    /// The summary of a run that ended (or was cut) at `end_ns`; `sock` names a socket: its
+    /// peer, its flow and its application's kind.
     pub fn finish(
         mut self,
         end_ns: u64,
-        sockets: &[SockInfo],
+        sock: impl Fn(SockId) -> Option<(SockId, u32, String)>,
         host_names: &[String],
     ) -> (Summary, Option<Series>) {
         self.sample_until(end_ns);
@@ -570,13 +570,13 @@ impl Collector {
             if s.segs.is_empty() {
                 continue; // sent no data
             }
-            let info = sockets.get(sk as usize);
-            let peer_read = info.map_or(0, |i| read_of(i.peer));
+            let (peer, flow, app) = sock(sk).unwrap_or((NO_SOCK, 0, String::new()));
+            let peer_read = read_of(peer);
             flows.push(FlowSummary {
-                flow: info.map_or(0, |i| i.flow),
+                flow,
                 host: host_name(s.host),
                 sk,
-                app: info.map(|i| i.app.clone()).unwrap_or_default(),
+                app,
                 sent_bytes: s.sent_bytes,
                 retrans_bytes: s.retrans_bytes,
                 throughput_bps: rate(s.sent_bytes),
