@@ -2,18 +2,12 @@
 //! `--json` object, the `nstat -a` layout, `--set` with hosts and kernel profiles, the trace
 //! lines, and bad input that exits with status 2 and one line naming the file, key and reason.
 
-use std::process::{Command, Output};
+mod common;
 
+use std::process::Output;
+
+use common::sendpath;
 use serde_json::Value;
-
-/// Runs the built `sendpath` from the repository's root, where `scenarios/` is.
-fn sendpath(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sendpath"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("sendpath runs")
-}
 
 fn stdout(o: &Output) -> String {
     assert!(

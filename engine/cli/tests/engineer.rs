@@ -1,16 +1,16 @@
 //! The commands a kernel engineer reaches for (issue 21): the run summary and its CSV, `--at`
 //! as `ss -ti`/`tc -s qdisc`, the trace filters, `skb` and `diff`.
 
-use std::process::{Command, Output};
+mod common;
 
+use common::sendpath;
 use serde_json::Value;
 
-fn sendpath(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sendpath"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("sendpath runs")
+/// Runs `args`, expects the refusal of bad input (status 2) and returns its message.
+fn refused(args: &[&str]) -> String {
+    let o = sendpath(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+    String::from_utf8(o.stderr).unwrap()
 }
 
 fn stdout(args: &[&str]) -> String {
@@ -125,9 +125,7 @@ fn csv_writes_a_flow_and_a_device_table_at_the_interval() {
     assert!(devices.starts_with("t_ms,host,qdisc_bytes,qdisc_packets,ring_descs"));
     assert!(devices.lines().any(|l| l.starts_with("100,sender,")));
     // --interval alone is an error that says what it is for.
-    let o = sendpath(&["run", TSQ, "--interval", "5ms"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--csv"));
+    assert!(refused(&["run", TSQ, "--interval", "5ms"]).contains("--csv"));
 }
 
 #[test]
@@ -165,9 +163,7 @@ fn at_prints_ss_and_tc_with_the_state_the_trace_reached_by_then() {
         .next()
         .unwrap();
     assert_eq!(field("cwnd:"), cwnd, "{last}");
-    let o = sendpath(&["run", TSQ, "--at", "120"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("no unit"));
+    assert!(refused(&["run", TSQ, "--at", "120"]).contains("no unit"));
 }
 
 #[test]
@@ -204,9 +200,7 @@ fn trace_filters_by_socket_function_and_time_under_a_header() {
     let ev = events(&out);
     assert!(!ev.is_empty());
     assert!(ev.iter().all(|e| e[3] == "tcp_write_xmit"));
-    let o = sendpath(&["trace", TSQ, "--func", "tcp_frobnicate"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("tcp_write_xmit"));
+    assert!(refused(&["trace", TSQ, "--func", "tcp_frobnicate"]).contains("tcp_write_xmit"));
 }
 
 #[test]
@@ -321,9 +315,9 @@ fn skb_prints_one_life_from_sendmsg_to_the_ack_that_freed_it() {
         held.contains("held: ") || held.contains("autocorked"),
         "{held}"
     );
-    let o = sendpath(&["skb", TSQ, "--set", "sim.duration_ms=40", "999999"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("no skb#999999"));
+    assert!(
+        refused(&["skb", TSQ, "--set", "sim.duration_ms=40", "999999"]).contains("no skb#999999")
+    );
 }
 
 #[test]
@@ -366,14 +360,13 @@ fn diff_lists_keys_switches_with_commits_and_both_summaries() {
         .unwrap();
     assert!(head.contains("6.18"));
     assert!(sums.contains("held at autocork (skbs)"));
-    let o = sendpath(&[
+    assert!(refused(&[
         "diff",
         "scenarios/autocorking.toml",
         "--kernel",
         "5.10",
         "--kernel",
         "6.18",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("3.13, 3.14"));
+    ])
+    .contains("3.13, 3.14"));
 }

@@ -50,19 +50,9 @@ pub const HOLD_GATES: [&str; 10] = [
     "ring",
 ];
 
+/// The index in [`HOLD_GATES`] of a gate `tcp_push`/`tcp_write_xmit` holds an skb at.
 fn hold_index(g: Gate) -> Option<usize> {
-    let name = match g {
-        Gate::Autocork => "autocork",
-        Gate::Nagle => "nagle",
-        Gate::Cork => "cork",
-        Gate::TsoDefer => "tso_defer",
-        Gate::Tsq => "tsq",
-        Gate::Cwnd => "cwnd",
-        Gate::Rwnd => "rwnd",
-        Gate::Pacing => "pacing",
-        _ => return None,
-    };
-    HOLD_GATES.iter().position(|g| *g == name)
+    HOLD_GATES[..QDISC_HOLD].iter().position(|n| *n == g.name())
 }
 
 const QDISC_HOLD: usize = 8;
