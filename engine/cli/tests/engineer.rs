@@ -6,6 +6,15 @@ mod common;
 use common::sendpath;
 use serde_json::Value;
 
+/// The word right after the first `what` in `text`.
+fn word_after<'a>(text: &'a str, what: &str) -> &'a str {
+    let rest = text
+        .split(what)
+        .nth(1)
+        .unwrap_or_else(|| panic!("{what} in {text}"));
+    rest.split([' ', '\n']).next().unwrap()
+}
+
 /// Runs `args`, expects the refusal of bad input (status 2) and returns its message.
 fn refused(args: &[&str]) -> String {
     let o = sendpath(args);
@@ -268,28 +277,12 @@ fn skb_prints_one_life_from_sendmsg_to_the_ack_that_freed_it() {
         .next()
         .unwrap();
     let end: u64 = range.split(", ").nth(1).unwrap().parse().unwrap();
-    let acked: u64 = last
-        .split("ACK ")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let acked: u64 = word_after(last, "ACK ").parse().unwrap();
     assert!(acked >= end, "{acked} < {end}");
     assert!(out.contains(" receiver "), "the peer's lines: {out}");
     assert!(out.contains("# life from its first byte to the ACK that freed it"));
     // The stages add up to the life.
-    let total: f64 = out
-        .split("freed it: ")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let total: f64 = word_after(&out, "freed it: ").parse().unwrap();
     let stages: f64 = out
         .lines()
         .filter(|l| l.starts_with("#   ") && l.ends_with(" µs"))
