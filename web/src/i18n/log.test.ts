@@ -10,6 +10,7 @@ import { EVENT_KINDS, type EventKind, type ReplayModel } from '../capture/model'
 import { describeRecorded, replayRowFacts, replayRun } from '../capture/replay';
 import { FIXTURES, modelOf, parseBytes, SAMPLE_NAMES, SAMPLES } from '../capture/testing';
 import type { Described } from '../engine/generated/Described';
+import type { SessionSummary } from '../engine/generated/SessionSummary';
 import * as wasm from '../engine/pkg/sendpath_wasm';
 import type { Catalog } from '../model/catalog';
 import { scenarioFiles } from '../model/scenarios';
@@ -206,12 +207,13 @@ beforeAll(async () => {
       picked.push(r);
     }
     const words = JSON.parse(s.describe(Uint32Array.from(picked))) as Described;
+    const sockets = (JSON.parse(s.summary()) as SessionSummary).result.sockets;
     s.free();
     picked.forEach((r, i) => {
       const en = words.texts[i]!;
       const kind = schema.kinds[cols.kind[r]!]!.name;
       const zh = logLine('zh-CN', en, null, () =>
-        simRow(schema, cols, r, words.autocorking[i] ?? null),
+        simRow(schema, cols, r, words.autocorking[i] ?? null, sockets[cols.sk[r]!]?.active ?? true),
       );
       const list = simRows.get(kind) ?? [];
       list.push({
