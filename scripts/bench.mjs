@@ -18,7 +18,7 @@
 //
 // The JSON: { scenarios: [{ name, native_s, wasm_node_s, wasm_chromium_s, events, skbs }],
 // control_ms: { number: {p50, p95}, toggle, kernel, qdisc }, ab_s, first_load_gzip_bytes,
-// sweep_cli: { wall_s, points, threads },
+// sweep_cli: { wall_s, points, threads }, sweep_site: { wall_s, points, workers },
 // playback_fps, capture_mb_s, events_per_s, cpu_per_packet_us, ... }. The engine's times are
 // CPU seconds (the fastest of --reps interleaved runs; wall seconds beside, under `wall`), the
 // wasm/native ratios taken within the run (see scripts/bench/engine.mjs).
@@ -36,7 +36,7 @@ import { chromium } from '@playwright/test';
 import { benchEngines } from './bench/engine.mjs';
 import { benchScenarios } from './bench/scenarios.mjs';
 import * as site from './bench/site.mjs';
-import { cliSweep, SWEEP } from './bench/sweep.mjs';
+import { cliSweep, siteSweep, SWEEP } from './bench/sweep.mjs';
 import {
   CHROMIUM_LAUNCH,
   ENGINE,
@@ -190,6 +190,12 @@ function printTable(r) {
       '< 1 s',
     );
     add('first load, gzip', `${f(r.first_load_gzip_bytes / 1000)} kB`, '<= 200 kB');
+    if (r.sweep_site)
+      add(
+        `sweep, ${r.sweep_site.points} points, autocorking, Chromium (${r.sweep_site.workers} workers, wall)`,
+        `${f(r.sweep_site.wall_s, 2)} s`,
+        '< 10 s',
+      );
     add(
       `playback fps, >= 5,000 packets, CPU throttled 4x (unthrottled)`,
       `${f(r.playback_fps)} (${f(r.playback.unthrottled.fps)})`,
@@ -268,6 +274,8 @@ async function main() {
         const seconds = opt.quick ? 1 : 4;
         const unthrottled = await site.playback(browser, base, { throttle: 1, seconds });
         const throttled = await site.playback(browser, base, { throttle: 4, seconds });
+        say(WHO, `site: a sweep of ${opt.quick ? 4 : SWEEP.points} points on the page's workers`);
+        r.sweep_site = await siteSweep(browser, base, { quick: opt.quick });
         say(WHO, 'site: opening a recording');
         const cap = await site.capture(
           browser,

@@ -32,3 +32,36 @@ export function cliSweep(bin, { quick = false } = {}) {
   const r = JSON.parse(res.stdout);
   return { wall_s: r.wall_s, points: r.points.length, threads: r.threads };
 }
+
+/**
+ * The same sweep in the site, opened from its link (it runs once the page is ready): the wall
+ * time the page measured from the start of the sweep (its grid checked, a worker started per
+ * core) to its last point, and the workers it used. `{ wall_s, points, workers }`.
+ */
+export async function siteSweep(browser, base, { quick = false } = {}) {
+  const q = new URLSearchParams({ s: 'autocorking', v: '' });
+  for (const s of quick ? QUICK_SETS : []) q.append('set', s);
+  for (const v of quick ? QUICK_VARY : SWEEP.vary) q.append('sweep', v);
+  for (const m of SWEEP.metrics) q.append('metric', m);
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${base}?${q}`);
+    await page.locator('[data-run-state="ready"]').waitFor({ timeout: 60_000 });
+    const region = page.getByRole('region', { name: 'Parameter sweep' });
+    // The panel loads when scrolled near (Deferred.tsx); its link's sweep then starts.
+    for (let i = 0; i < 20 && !(await region.count()); i++) {
+      await page.mouse.wheel(0, 4000);
+      await page.waitForTimeout(200);
+    }
+    await region.scrollIntoViewIfNeeded();
+    const done = region.locator('[data-testid="sweep-progress"][data-ms]');
+    await done.waitFor({ timeout: 120_000 });
+    const ms = Number(await done.getAttribute('data-ms'));
+    const text = await done.innerText();
+    const points = Number(/(\d+) points/.exec(text)?.[1] ?? NaN);
+    const workers = await page.evaluate(() => navigator.hardwareConcurrency);
+    return { wall_s: ms / 1000, points, workers };
+  } finally {
+    await page.close();
+  }
+}

@@ -14,6 +14,7 @@ use wasm_bindgen::prelude::*;
 
 pub mod catalog;
 pub mod conform;
+pub mod jobs;
 pub mod session;
 // The exports, split in two modules (engine/wasm/Cargo.toml's features): the logic above is
 // plain Rust, compiled and tested in every build; only what a module exports reaches it.
@@ -48,6 +49,7 @@ pub fn export_typescript_types(cfg: &ts_rs::Config) -> Result<(), ts_rs::ExportE
     session::SessionSummary::export_all(cfg)?;
     session::Described::export_all(cfg)?;
     catalog::ScenarioInfo::export_all(cfg)?;
+    jobs::SweepGrid::export_all(cfg)?;
     sendpath_core::conform::Experiment::export_all(cfg)?;
     sendpath_core::conform::Row::export_all(cfg)?;
     Ok(())

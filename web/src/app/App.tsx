@@ -28,6 +28,7 @@ const Counters = lazy(() => import('./Counters').then((m) => ({ default: m.Count
 const DecisionLog = lazy(() => import('./DecisionLog').then((m) => ({ default: m.DecisionLog })));
 const Experiment = lazy(() => import('./Experiment').then((m) => ({ default: m.Experiment })));
 const Presets = lazy(() => import('./Presets').then((m) => ({ default: m.Presets })));
+const Sweep = lazy(() => import('./Sweep').then((m) => ({ default: m.Sweep })));
 const CaptureIntro = lazy(() => import('./Recording').then((m) => ({ default: m.CaptureIntro })));
 const RecordingSummary = lazy(() =>
   import('./Recording').then((m) => ({ default: m.RecordingSummary })),
@@ -326,6 +327,7 @@ function Page({ intro }: { intro: ReactNode }) {
         {!site.capture && (
           <Deferred armed={!!a} title={msg.experiment.region} component={Experiment} />
         )}
+        {!site.capture && <Deferred armed={!!a} title={msg.sweep.region} component={Sweep} />}
         <Deferred armed={!!a} title={`${msg.header.preset}s`} component={Presets} />
       </main>
       <Shortcuts open={help} onClose={() => setHelp(false)} />

@@ -1,10 +1,13 @@
 // The full experiment: the whole scenario run in a second worker, without the trace, with
 // progress; its counters (A/B difference when comparing) and its applications' numbers.
 
-import type { Side } from '../engine/protocol';
-import { formatCount, formatNs } from '../model/format';
+import { useState } from 'react';
+
+import type { PcapRequest, Side } from '../engine/protocol';
+import { formatBytes, formatCount, formatNs } from '../model/format';
 import { fileOf } from './store';
 import { AppsTable, DiffTable } from './Compare';
+import { download } from './download';
 import { useSite, useStore } from './context';
 import { msg } from '../i18n/messages';
 
@@ -64,6 +67,7 @@ export function Experiment() {
           {e.error}
         </p>
       )}
+      <PcapDownload />
       {stale && <p className="note">{x.stale}</p>}
       {results.length > 0 && <AppsTable results={results.map((r) => ({ side: r.side, r: r.r }))} />}
       {results.length === 2 && (
@@ -99,5 +103,62 @@ export function Experiment() {
         </table>
       )}
     </section>
+  );
+}
+
+/** "Download pcap": side A's packets from its start to the end of the window on screen. */
+function PcapDownload() {
+  const site = useSite();
+  const store = useStore();
+  const [frames, setFrames] = useState<PcapRequest['frames']>('tso');
+  const [status, setStatus] = useState<{ busy: boolean; text: string; error: boolean }>({
+    busy: false,
+    text: '',
+    error: false,
+  });
+  const x = msg.experiment;
+  const toNs = site.a.model?.summary.toNs;
+  const save = async () => {
+    setStatus({ busy: true, text: x.pcapPreparing, error: false });
+    try {
+      const bytes = await store.pcapFile(frames);
+      const name = `${fileOf(site.state.a.scenario).name}-${frames}.pcapng`;
+      download(
+        name,
+        new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/vnd.tcpdump.pcap' }),
+      );
+      setStatus({ busy: false, text: x.pcapReady(name, formatBytes(bytes.length)), error: false });
+    } catch (err) {
+      setStatus({
+        busy: false,
+        text: err instanceof Error ? err.message : String(err),
+        error: true,
+      });
+    }
+  };
+  return (
+    <div className="pcap">
+      <p className="muted">{x.pcapIntro(toNs === undefined ? '…' : formatNs(toNs))}</p>
+      <div className="row">
+        <label className="inline">
+          {x.pcapFrames}{' '}
+          <select
+            value={frames}
+            onChange={(e) => setFrames(e.target.value as PcapRequest['frames'])}
+          >
+            <option value="tso">{x.pcapTso}</option>
+            <option value="wire">{x.pcapWire}</option>
+          </select>
+        </label>
+        <button type="button" onClick={() => void save()} disabled={status.busy || !site.a.model}>
+          {x.pcap}
+        </button>
+        {status.text && (
+          <span role={status.error ? 'alert' : 'status'} className={status.error ? 'error' : ''}>
+            {status.text}
+          </span>
+        )}
+      </div>
+    </div>
   );
 }

@@ -16,7 +16,9 @@ import type { CaptureSource, ReplayHead } from '../capture/serve';
 import { startEngine, type EngineBridge } from '../engine/bridge';
 import { currentLang } from '../i18n/current';
 import type { ScenarioInfo } from '../engine/generated/ScenarioInfo';
-import type { ExperimentResult, Side, SideRequest } from '../engine/protocol';
+import type { SweepGrid } from '../engine/generated/SweepGrid';
+import type { ExperimentResult, PcapRequest, Side, SideRequest } from '../engine/protocol';
+import type { SweepResults } from '../model/sweep';
 import type { Catalog } from '../model/catalog';
 import type { RunModel } from '../model/derive';
 import { sceneContext, type SceneContext } from '../model/scene';
@@ -38,6 +40,7 @@ import {
   type PageState,
   type ParseProblem,
   type SideConfig,
+  type SweepSettings,
 } from '../model/urlstate';
 import { perf } from './perf';
 
@@ -80,6 +83,24 @@ export interface ExperimentView {
   progress: Partial<Record<Side, number>>;
   results: Partial<Record<Side, { config: SideConfig; result: ExperimentResult }>>;
   error: string | null;
+}
+
+/** A parameter sweep of side A (the sweep panel): its grid, its progress and its results. */
+export interface SweepView {
+  running: boolean;
+  /** The grid of the last sweep started (null: none yet, or the engine refused it: `error`). */
+  grid: SweepGrid | null;
+  /** Per point of `grid`, in its order; null until the point has run. */
+  results: SweepResults;
+  done: number;
+  /** The engine's error naming a bad key, value or metric, or a point's failure. */
+  error: string | null;
+  /** Side A's configuration the sweep varied. */
+  base: SideConfig | null;
+  /** Web Workers it ran on. */
+  workers: number;
+  /** Wall time of the whole sweep, from the click to the last point, ms. */
+  ms: number | null;
 }
 
 /** A recording being read (native mode). */
@@ -133,6 +154,7 @@ export interface Snapshot {
   b: SideView | null;
   presets: Preset[];
   experiment: ExperimentView;
+  sweep: SweepView;
   /** A recording being read, or the last one that could not be. */
   captureLoad: CaptureLoad | null;
   /** The recording on screen (side A), if any. */
@@ -149,6 +171,23 @@ const emptySide = (): SideView => ({
   error: null,
   baseRun: null,
 });
+
+const emptySweep = (): SweepView => ({
+  running: false,
+  grid: null,
+  results: [],
+  done: 0,
+  error: null,
+  base: null,
+  workers: 0,
+  ms: null,
+});
+
+/** Web Workers a sweep runs on: one per core the browser reports (at most 16). */
+export function sweepWorkers(points: number): number {
+  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
+  return Math.max(1, Math.min(cores, 16, points));
+}
 
 export const fileOf = entryOf;
 
@@ -225,6 +264,7 @@ export class SiteStore {
         variants: [],
       })),
       experiment: { running: false, progress: {}, results: {}, error: null },
+      sweep: emptySweep(),
       captureLoad: null,
       capture: null,
     };
@@ -297,6 +337,7 @@ export class SiteStore {
     this.engineB?.terminate();
     this.jobs?.terminate();
     this.jobsB?.terminate();
+    this.cancelSweep();
     this.loading?.close();
     this.replay?.close();
   }
@@ -916,6 +957,111 @@ export class SiteStore {
     this.jobsB?.terminate();
     this.jobsB = null;
     this.set({ experiment: { ...this.snap.experiment, running: false } });
+  }
+
+  // ---- parameter sweep ----
+
+  /** The sweep's workers while it runs (cancel terminates them). */
+  private sweepPool: EngineBridge[] = [];
+  private sweepGen = 0;
+
+  /** The sweep panel's settings, kept in the URL (a link opens the same sweep). */
+  setSweep(sweep: SweepSettings | null): void {
+    this.setView({ sweep });
+  }
+
+  /**
+   * Checks the sweep of the URL's settings over side A's configuration (the engine names a bad
+   * key, range or metric) and runs its points on one Web Worker per core, each taking the next
+   * point not yet taken; results arrive in `sweep` as they come.
+   */
+  async runSweep(): Promise<void> {
+    const settings = this.snap.state.sweep;
+    if (!settings || this.snap.sweep.running || !this.engine) return;
+    const gen = ++this.sweepGen;
+    const t0 = performance.now();
+    const base = this.snap.state.a;
+    this.set({ sweep: { ...emptySweep(), running: true, base } });
+    let grid: SweepGrid;
+    const req = await this.request(base);
+    try {
+      grid = await this.engine.call('sweepGrid', {
+        ...req,
+        vary: settings.vary,
+        metrics: settings.metrics,
+      });
+    } catch (err) {
+      if (gen === this.sweepGen)
+        this.set({ sweep: { ...this.snap.sweep, running: false, error: errorText(err) } });
+      return;
+    }
+    if (gen !== this.sweepGen) return;
+    const results: SweepResults = grid.points.map(() => null);
+    const n = sweepWorkers(grid.points.length);
+    this.sweepPool = Array.from({ length: n }, () => startEngine());
+    this.set({ sweep: { ...this.snap.sweep, grid, results, workers: n } });
+    let next = 0;
+    let done = 0;
+    const work = async (bridge: EngineBridge) => {
+      for (let i = next++; i < grid.points.length; i = next++) {
+        const r = await bridge.call(
+          'sweepPoint',
+          { ...req, sets: grid.points[i]!.sets },
+          grid.metrics,
+        );
+        if (gen !== this.sweepGen) return;
+        results[i] = r;
+        done++;
+        this.set({ sweep: { ...this.snap.sweep, results: [...results], done } });
+      }
+    };
+    try {
+      await Promise.all(this.sweepPool.map(work));
+      if (gen !== this.sweepGen) return;
+      this.set({ sweep: { ...this.snap.sweep, running: false, ms: performance.now() - t0 } });
+    } catch (err) {
+      if (gen !== this.sweepGen) return;
+      this.set({ sweep: { ...this.snap.sweep, running: false, error: errorText(err) } });
+    } finally {
+      if (gen === this.sweepGen) this.stopSweepPool();
+    }
+  }
+
+  private stopSweepPool(): void {
+    for (const b of this.sweepPool) b.terminate();
+    this.sweepPool = [];
+  }
+
+  /** Stops a running sweep at once (its workers are terminated); what it ran stays. */
+  cancelSweep(): void {
+    if (!this.snap.sweep.running) return;
+    this.sweepGen++;
+    this.stopSweepPool();
+    this.set({ sweep: { ...this.snap.sweep, running: false } });
+  }
+
+  /** Side A becomes the run of point `i` of the last sweep (its overrides). */
+  openSweepPoint(i: number): void {
+    const { grid, base } = this.snap.sweep;
+    const p = grid?.points[i];
+    if (!p || !base) return;
+    this.change((s) => ({
+      ...s,
+      a: { ...base, sets: [...p.sets] },
+      t: null,
+      row: null,
+    }));
+  }
+
+  /**
+   * The packets of side A's run from its start to the end of the window on screen, as pcapng
+   * (run in the full experiment's worker, so the page's own runs go on).
+   */
+  async pcapFile(frames: PcapRequest['frames']): Promise<Uint8Array> {
+    this.jobs ??= startEngine();
+    const req = await this.request(this.snap.state.a);
+    const toNs = this.snap.a.model?.summary.toNs ?? null;
+    return this.jobs.call('pcap', { ...req, toNs, frames, snaplen: 128 });
   }
 
   /**

@@ -4,11 +4,13 @@
 import type { Catalog } from '../model/catalog';
 import type { ConformFile } from '../model/conformFiles';
 import type { RunModel } from '../model/derive';
+import type { SweepPointResult } from '../model/sweep';
 import type { ConformExperiment } from './generated/ConformExperiment';
 import type { Described } from './generated/Described';
 import type { Row } from './generated/Row';
 import type { ScenarioInfo } from './generated/ScenarioInfo';
 import type { SessionSummary } from './generated/SessionSummary';
+import type { SweepGrid } from './generated/SweepGrid';
 
 /** One configuration of a scenario: the file, a variant, `KEY=VALUE` overrides. */
 export interface SideRequest {
@@ -39,6 +41,21 @@ export interface ExperimentResult {
   samples: Float64Array;
   /** The metrics the request named: null for a name the engine does not know. */
   metrics: Record<string, number | null>;
+}
+
+/** A sweep of one configuration: the varied keys (`KEY=A..B[:STEP|xFACTOR]`) and metrics. */
+export interface SweepRequest extends SideRequest {
+  vary: string[];
+  metrics: string[];
+}
+
+/** The packets of a configuration's run, from its start to `toNs` (null: to its end). */
+export interface PcapRequest extends SideRequest {
+  toNs: number | null;
+  /** `tso`: a TSO skb is one frame, as the sender's tap sees it; `wire`: the MSS frames. */
+  frames: 'tso' | 'wire';
+  /** Bytes kept of each frame; 0 keeps whole frames. */
+  snaplen: number;
 }
 
 /** An experiment to run beside its recording: the file, its scenario and the known failures. */
@@ -77,6 +94,15 @@ export interface Verbs {
    * values to read at the end (`sendpath compare`'s metrics: `elapsed_s`, `HOST:<counter>`…).
    */
   experiment: { args: [request: SideRequest, metrics?: string[]]; result: ExperimentResult };
+  /** A sweep's checked grid; rejects with the engine's error naming a bad key or metric. */
+  sweepGrid: { args: [request: SweepRequest]; result: SweepGrid };
+  /** Runs one point of a sweep (a configuration, to its end) and reads `metrics` by name. */
+  sweepPoint: {
+    args: [request: SideRequest, metrics: string[]];
+    result: SweepPointResult;
+  };
+  /** The packets of a run as a pcapng file (`sendpath run --pcap`). */
+  pcap: { args: [request: PcapRequest]; result: Uint8Array };
   /** A conformance experiment file as the "Model vs Linux" view shows it; rejects a bad file. */
   conformExperiment: { args: [file: ConformFile]; result: ConformExperiment };
   /**

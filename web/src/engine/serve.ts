@@ -11,14 +11,15 @@ import type { Row } from './generated/Row';
 import type { ScenarioInfo } from './generated/ScenarioInfo';
 import type { SessionRequest } from './generated/SessionRequest';
 import type { SessionSummary } from './generated/SessionSummary';
+import type { SweepGrid } from './generated/SweepGrid';
 import type * as Conform from './pkg/sendpath_conform';
 import type * as Wasm from './pkg/sendpath_wasm';
-import type { Request, Side, Verb, Verbs, WorkerMessage } from './protocol';
+import type { Request, Side, SideRequest, Verb, Verbs, WorkerMessage } from './protocol';
 
 /** The exports of the module every page loads, `sendpath_wasm` (engine/wasm/src/site.rs). */
 export type SiteModule = Pick<
   typeof Wasm,
-  'version' | 'engine_catalog' | 'scenario_info' | 'WasmSession'
+  'version' | 'engine_catalog' | 'scenario_info' | 'WasmSession' | 'sweep_grid' | 'pcap_file'
 >;
 
 /**
@@ -94,6 +95,23 @@ export function openSession(
   );
 }
 
+/** A run of `r` to its end, without trace or samples (a full experiment, a sweep's point). */
+function fullRun(r: SideRequest): SessionRequest {
+  return {
+    source: r.source,
+    file: r.file,
+    variant: r.variant,
+    sets: r.sets,
+    trace: false,
+    fromNs: 0,
+    toNs: null,
+    calibrateEvents: null,
+    traceLimit: 0,
+    sampleEveryEvents: 0,
+    sampleEveryNs: 0,
+  };
+}
+
 /** Events per slice of a long run: between slices the job reports progress. */
 const EVENTS_PER_SLICE = 200_000;
 
@@ -166,19 +184,7 @@ export const siteHandlers: Handlers<Exclude<Verb, ConformVerb>> = {
     return JSON.parse(session.describe(Uint32Array.from(rows))) as Described;
   },
   experiment: async (engine, ctx, r, names = []) => {
-    const request: SessionRequest = {
-      source: r.source,
-      file: r.file,
-      variant: r.variant,
-      sets: r.sets,
-      trace: false,
-      fromNs: 0,
-      toNs: null,
-      calibrateEvents: null,
-      traceLimit: 0,
-      sampleEveryEvents: 0,
-      sampleEveryNs: 0,
-    };
+    const request = fullRun(r);
     // Sample 200 times over the scenario's duration (known once the session resolved it).
     const probe = openSession(engine, request);
     const end = probe.end_ns();
@@ -203,6 +209,43 @@ export const siteHandlers: Handlers<Exclude<Verb, ConformVerb>> = {
       session.free();
     }
   },
+  sweepGrid: (engine, _ctx, r) =>
+    JSON.parse(
+      exportOf(engine, 'sweep_grid')(
+        r.source,
+        r.file,
+        r.variant ?? undefined,
+        r.sets,
+        r.vary,
+        r.metrics,
+      ),
+    ) as SweepGrid,
+  sweepPoint: (engine, _ctx, r, names) => {
+    const session = openSession(engine, fullRun(r));
+    try {
+      // A point is one short job among many: run it through (the pool reports progress).
+      while (!session.advance(1_000_000)) {
+        /* on to the end */
+      }
+      const summary = JSON.parse(session.summary()) as SessionSummary;
+      return {
+        metrics: names.map((n) => session.metric(n) ?? null),
+        warnings: summary.result.warnings,
+      };
+    } finally {
+      session.free();
+    }
+  },
+  pcap: (engine, _ctx, r) =>
+    exportOf(engine, 'pcap_file')(
+      r.source,
+      r.file,
+      r.variant ?? undefined,
+      r.sets,
+      r.toNs ?? undefined,
+      r.frames,
+      r.snaplen,
+    ),
 };
 
 /** "Model vs Linux"'s verbs, served by engine/conformWorker.ts from `sendpath_conform`. */

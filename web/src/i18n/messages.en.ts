@@ -275,6 +275,43 @@ export const en = {
     finished: 'Finished after',
     mem: 'TCP memory (pages, average)',
     notFinished: 'not finished',
+    pcap: 'Download pcap',
+    pcapIntro: (window: string) =>
+      `The packets of this run from its start to the end of the window on screen (${window}), as tcpdump on each host would write them: open the file in Wireshark or tshark.`,
+    pcapFrames: 'Frames',
+    pcapTso: 'TSO skbs, as the sender’s tap sees them',
+    pcapWire: 'MSS frames, as on the wire',
+    pcapPreparing: 'Preparing the pcap…',
+    pcapReady: (name: string, kb: string) => `Downloaded ${name} (${kb})`,
+  },
+  sweep: {
+    region: 'Parameter sweep',
+    intro:
+      'Run this configuration once for each value of one key (a line) or of two keys (a heat map), on one Web Worker per core, and plot what each run gives.',
+    key: (n: number): string => (n === 1 ? 'Key' : 'Second key (heat map)'),
+    none: '(none)',
+    values: (n: number): string => (n === 1 ? 'Values' : 'Values of the second key'),
+    valuesHint: 'A..B steps by 1, A..B:STEP by STEP, A..BxF multiplies by F; or list V1,V2,…',
+    metrics: 'Metrics',
+    metricsHint:
+      'Comma-separated: throughput_mbit, cpu_per_byte_ns, elapsed_s, ctxt_switches, send_calls, an nstat counter (TcpExtTCPAutoCorking), or HOST:counter, HOST:tcp_mem_pages, HOST:qdisc_backlog_bytes',
+    run: 'Run the sweep',
+    cancel: 'Cancel',
+    progress: (done: number, total: number, workers: number) =>
+      `${done} of ${total} points (${workers} ${workers === 1 ? 'worker' : 'workers'})`,
+    done: (n: number, seconds: string) => `${n} points in ${seconds}`,
+    cancelled: (done: number, total: number) => `Cancelled after ${done} of ${total} points`,
+    plot: (metric: string, key: string) => `${metric} against ${key}`,
+    heat: (metric: string, a: string, b: string) => `${metric} over ${a} and ${b}`,
+    point: (values: string, metric: string, v: string) =>
+      `${values}: ${metric} ${v}. Open this run`,
+    noValue: 'no value',
+    openHint: 'Click a point to open the run it came from.',
+    exportSvg: 'SVG',
+    exportPng: 'PNG',
+    exportCsv: 'CSV',
+    exportLabel: (what: string) => `Export the plots as ${what}`,
+    stale: 'The configuration changed since this sweep.',
   },
   native: {
     region: 'Recording',

@@ -67,6 +67,8 @@ export const NAMES = ['autocorking', 'nagle-delayed-ack', 'tcp-small-queues'];
 
 /** URL parameters the page and the embed read, and some they do not. */
 export const PARAMS = [
+  'sweep',
+  'metric',
   's',
   'v',
   'set',

@@ -8,6 +8,7 @@
 //   &t=1234567&e=86&speed=100000                               cursor (ns, event row), speed
 //   &sk=0&edit=b&theme=dark&step=autocork&log=...&sel=skb:12     view
 //   &capture=samples/autocork-on.jsonl                         a recording to replay (native mode)
+//   &sweep=app.write_size_bytes%3D128..3200%3A128&metric=throughput_mbit    a parameter sweep
 //
 // Parsing never throws: a value that cannot be read is reported in `problems` (the page shows
 // them) and replaced by its default. Values the engine judges (a scenario key out of range)
@@ -52,7 +53,43 @@ export interface PageState {
    * server that allows it with CORS); null when none, or when it was opened from a file.
    */
   capture: string | null;
+  /** The sweep panel's settings; null when none was set. */
+  sweep: SweepSettings | null;
 }
+
+/**
+ * A parameter sweep of side A's configuration (`sendpath sweep`'s `--vary` and `--metric`):
+ * one varied key (a line plot) or two (a heat map), and the metrics read at each point.
+ */
+export interface SweepSettings {
+  /** `KEY=A..B`, `KEY=A..B:STEP`, `KEY=A..BxFACTOR` or `KEY=V1,V2,...`; one or two. */
+  vary: string[];
+  /** Metric names (`throughput_mbit`, `HOST:counter`, ...); at least one. */
+  metrics: string[];
+}
+
+/** The most keys a sweep varies on the page: two make a heat map. */
+export const SWEEP_MAX_KEYS = 2;
+/** The most metrics a sweep plots. */
+export const SWEEP_MAX_METRICS = 6;
+export const DEFAULT_SWEEP_METRIC = 'throughput_mbit';
+
+/**
+ * What is wrong with the shape of a `--vary` value, or null. The engine judges the rest (the
+ * key, the range, the values) and names what it refuses.
+ */
+export function varyShapeProblem(v: string): string | null {
+  const eq = v.indexOf('=');
+  if (eq <= 0) return 'must be KEY=A..B[:STEP|xFACTOR] or KEY=V1,V2,...';
+  if (!/^[A-Za-z0-9_.:-]+$/.test(v.slice(0, eq).trim())) return 'names no key';
+  if (v.slice(eq + 1).trim() === '') return 'has no values';
+  return null;
+}
+
+/** The key a `--vary` value varies. */
+export const varyKey = (v: string): string => v.slice(0, v.indexOf('=')).trim();
+
+const METRIC_NAME = /^[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)?$/;
 
 export interface ParseProblem {
   param: string;
@@ -84,6 +121,7 @@ export function defaultState(scenario: string, variant: string | null): PageStat
     log: '',
     sel: '',
     capture: null,
+    sweep: null,
   };
 }
 
@@ -175,6 +213,7 @@ export function parseState(
   }
   return {
     state: {
+      sweep: readSweep(p, problems),
       a,
       b,
       fromNs,
@@ -192,6 +231,39 @@ export function parseState(
     },
     problems,
   };
+}
+
+function readSweep(p: URLSearchParams, problems: ParseProblem[]): SweepSettings | null {
+  const vary: string[] = [];
+  for (const raw of p.getAll('sweep')) {
+    const v = raw.trim();
+    const bad = varyShapeProblem(v);
+    const why = bad
+      ? bad
+      : vary.some((x) => varyKey(x) === varyKey(v))
+        ? `varies ${clipValue(varyKey(v))} a second time`
+        : vary.length >= SWEEP_MAX_KEYS
+          ? 'is a third key: a sweep varies one key (a line) or two (a heat map)'
+          : null;
+    if (why) problems.push({ param: 'sweep', message: `sweep=${clipValue(raw)} ${why}; ignored` });
+    else vary.push(v);
+  }
+  const metrics: string[] = [];
+  for (const m of p.getAll('metric')) {
+    const why = !METRIC_NAME.test(m)
+      ? 'is not a metric name'
+      : metrics.includes(m)
+        ? 'is named twice'
+        : metrics.length >= SWEEP_MAX_METRICS
+          ? `is more than ${SWEEP_MAX_METRICS} metrics`
+          : vary.length === 0
+            ? 'belongs to a sweep, and there is none (sweep=KEY=A..B)'
+            : null;
+    if (why) problems.push({ param: 'metric', message: `metric=${clipValue(m)} ${why}; ignored` });
+    else metrics.push(m);
+  }
+  if (vary.length === 0) return null;
+  return { vary, metrics: metrics.length > 0 ? metrics : [DEFAULT_SWEEP_METRIC] };
 }
 
 /** The query string of a state (with a leading `?`). */
@@ -218,6 +290,8 @@ export function serializeState(s: PageState): string {
   if (s.log) p.set('log', s.log);
   if (s.sel) p.set('sel', s.sel);
   if (s.capture) p.set('capture', s.capture);
+  for (const v of s.sweep?.vary ?? []) p.append('sweep', v);
+  for (const m of s.sweep?.metrics ?? []) p.append('metric', m);
   return `?${p.toString()}`;
 }
 
