@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
+import type { PacketdrillReport } from '../web/src/engine/generated/PacketdrillReport';
 import type { Row } from '../web/src/engine/generated/Row';
 import type { RunResult } from '../web/src/engine/generated/RunResult';
 
@@ -50,6 +51,21 @@ export function nativeConform(id: string): Row[] {
   });
   if (r.status !== 0 && r.status !== 1) throw new Error(`sendpath conform: status ${r.status}`);
   return JSON.parse(r.stdout) as Row[];
+}
+
+/**
+ * The native engine's report of a packetdrill script (a path under the repository, or a file):
+ * `sendpath packetdrill --json`, whose exit status says only whether the script passed.
+ */
+export function nativePacketdrill(path: string): PacketdrillReport {
+  const r = spawnSync(`${ENGINE_DIR}target/e2e/sendpath`, ['packetdrill', '--json', path], {
+    cwd: fileURLToPath(new URL('../', import.meta.url)),
+    encoding: 'utf8',
+    timeout: 60_000,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (r.status !== 0 && r.status !== 1) throw new Error(`sendpath packetdrill: status ${r.status}`);
+  return (JSON.parse(r.stdout) as PacketdrillReport[])[0]!;
 }
 
 /** The uncaught exceptions and console errors `page` has from now on (the array fills up). */

@@ -15,6 +15,7 @@ use wasm_bindgen::prelude::*;
 pub mod catalog;
 pub mod conform;
 pub mod jobs;
+pub mod packetdrill;
 pub mod session;
 // The exports, split in two modules (engine/wasm/Cargo.toml's features): the logic above is
 // plain Rust, compiled and tested in every build; only what a module exports reaches it.
@@ -52,6 +53,7 @@ pub fn export_typescript_types(cfg: &ts_rs::Config) -> Result<(), ts_rs::ExportE
     jobs::SweepGrid::export_all(cfg)?;
     sendpath_core::conform::Experiment::export_all(cfg)?;
     sendpath_core::conform::Row::export_all(cfg)?;
+    sendpath_core::packetdrill::Report::export_all(cfg)?;
     Ok(())
 }
 

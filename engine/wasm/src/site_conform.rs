@@ -7,7 +7,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::conform;
+use crate::{conform, packetdrill};
 
 /// A conformance experiment file as the "Model vs Linux" view shows it (JSON, see
 /// `conform::experiment_json`); the error names the file.
@@ -39,4 +39,11 @@ pub fn conform_rows(
         known_file,
     )
     .map_err(|e| JsError::new(&e))
+}
+
+/// A packetdrill script run against the engine (the site's `.pkt` player): the report of
+/// `sendpath packetdrill --json` for one script (JSON, see `packetdrill::report_json`).
+#[wasm_bindgen]
+pub fn packetdrill_run(text: &str, name: &str) -> String {
+    packetdrill::report_json(text, name)
 }

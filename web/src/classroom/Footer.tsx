@@ -41,6 +41,8 @@ export function Footer({ offline, language }: { offline: OfflineState; language:
         <a href={withLang({ view: 'about' })}>{t.landing.about}</a>
         {' · '}
         <a href={withLang({ view: 'conform' })}>{t.landing.conform}</a>
+        {' · '}
+        <a href={withLang({ view: 'packetdrill' })}>{t.landing.packetdrill}</a>
       </nav>
       <p>
         <span data-testid="build-version">{t.footer.version(BUILD_VERSION)}</span>

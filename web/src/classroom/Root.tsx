@@ -5,6 +5,8 @@
 //   ?view=lessons           the list of lessons
 //   ?view=conform           "Model vs Linux": the recorded experiments beside the model's runs
 //                           (`&scenario=<name>`: only those that mirror one scenario)
+//   ?view=packetdrill       the packetdrill player: a .pkt script run by the engine, line by line
+//                           (`&script=<path>`: an upstream script of scenarios/packetdrill/)
 //   (anything else)         the simulator (app/App.tsx), with the landing introduction below
 //                           the picture and its time controls when the URL sets nothing
 //
@@ -23,6 +25,9 @@ const LessonView = lazy(() => import('./LessonView').then((m) => ({ default: m.L
 const LessonsList = lazy(() => import('./LessonsList').then((m) => ({ default: m.LessonsList })));
 const About = lazy(() => import('./About').then((m) => ({ default: m.About })));
 const ConformView = lazy(() => import('./ConformView').then((m) => ({ default: m.ConformView })));
+const PacketdrillView = lazy(() =>
+  import('./PacketdrillView').then((m) => ({ default: m.PacketdrillView })),
+);
 
 /** Where index.html is: the root of the site, under whatever sub-path it is served. */
 export function siteRoot(): URL {
@@ -44,7 +49,9 @@ export function Root() {
   const [offline, setOffline] = useState<OfflineState>('unsupported');
   // The site is saved for offline use once the page is up (pageSettled), not while its first
   // run competes for the machine.
-  const runs = lesson !== null || (view !== 'about' && view !== 'lessons' && view !== 'conform');
+  const runs =
+    lesson !== null ||
+    (view !== 'about' && view !== 'lessons' && view !== 'conform' && view !== 'packetdrill');
   useEffect(() => {
     let live = true;
     void pageSettled(runs).then(() => {
@@ -59,6 +66,7 @@ export function Root() {
   if (lesson !== null) body = <LessonView id={lesson} askedStep={params.get('step')} />;
   else if (view === 'about') body = <About />;
   else if (view === 'conform') body = <ConformView />;
+  else if (view === 'packetdrill') body = <PacketdrillView />;
   else if (view === 'lessons')
     body = (
       <main className="page-narrow">

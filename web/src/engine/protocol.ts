@@ -7,6 +7,7 @@ import type { RunModel } from '../model/derive';
 import type { SweepPointResult } from '../model/sweep';
 import type { ConformExperiment } from './generated/ConformExperiment';
 import type { Described } from './generated/Described';
+import type { PacketdrillReport } from './generated/PacketdrillReport';
 import type { Row } from './generated/Row';
 import type { ScenarioInfo } from './generated/ScenarioInfo';
 import type { SessionSummary } from './generated/SessionSummary';
@@ -110,6 +111,17 @@ export interface Verbs {
    * value beside the model's: the rows of `sendpath conform --json`.
    */
   conformRows: { args: [request: ConformRequest]; result: Row[] };
+  /**
+   * Runs a packetdrill script against the engine (the `.pkt` player): the report of
+   * `sendpath packetdrill --json`, a script that does not parse included (outcome `error`).
+   */
+  packetdrill: { args: [script: PacketdrillScript]; result: PacketdrillReport };
+}
+
+/** A packetdrill script: its text and its name, as the report names it. */
+export interface PacketdrillScript {
+  text: string;
+  name: string;
 }
 
 export type Verb = keyof Verbs;

@@ -7,6 +7,7 @@ import { deriveRun } from '../model/derive';
 import { transferables, type TraceColumns } from '../model/trace';
 import type { ConformExperiment } from './generated/ConformExperiment';
 import type { Described } from './generated/Described';
+import type { PacketdrillReport } from './generated/PacketdrillReport';
 import type { Row } from './generated/Row';
 import type { ScenarioInfo } from './generated/ScenarioInfo';
 import type { SessionRequest } from './generated/SessionRequest';
@@ -26,7 +27,10 @@ export type SiteModule = Pick<
  * The exports of "Model vs Linux"'s own module, `sendpath_conform`
  * (engine/wasm/src/site_conform.rs), which only that view's worker loads (conformWorker.ts).
  */
-export type ConformModule = Pick<typeof Conform, 'version' | 'conform_experiment' | 'conform_rows'>;
+export type ConformModule = Pick<
+  typeof Conform,
+  'version' | 'conform_experiment' | 'conform_rows' | 'packetdrill_run'
+>;
 
 /**
  * The wasm module a worker serves: `version`, and the exports of the site's module or of the
@@ -72,7 +76,7 @@ export type Handlers<V extends Verb = Verb> = {
 };
 
 /** "Model vs Linux"'s verbs: served by its own worker, from its own wasm module. */
-type ConformVerb = 'conformExperiment' | 'conformRows';
+type ConformVerb = 'conformExperiment' | 'conformRows' | 'packetdrill';
 
 /** A wasm session for `r` (the request's fields, one argument each). */
 export function openSession(
@@ -265,6 +269,8 @@ export const conformHandlers: Handlers<'version' | ConformVerb> = {
         'scenarios/conformance/known-failures.toml',
       ),
     ) as Row[],
+  packetdrill: (engine, _ctx, s) =>
+    JSON.parse(exportOf(engine, 'packetdrill_run')(s.text, s.name)) as PacketdrillReport,
 };
 
 function isRequest(data: unknown): data is Request {

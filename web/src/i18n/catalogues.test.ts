@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { en as simulatorEn } from './messages.en';
 import { classroomEn } from './classroom.en';
 import { conformEn } from './conform.en';
+import { packetdrillEn } from './packetdrill.en';
 import { loadCatalogues, loadedCatalogues } from './catalogues';
 import { LANGS } from './lang';
 
@@ -111,6 +112,15 @@ describe('message catalogues', () => {
   for (const lang of LANGS.filter((l) => l !== 'en'))
     it(`${lang} translates every key of the "Model vs Linux" catalogue`, () => {
       expect(untranslated(conformEn, loadedCatalogues(lang)?.conform)).toEqual({
+        missing: [],
+        same: [],
+        extra: [],
+      });
+    });
+
+  for (const lang of LANGS.filter((l) => l !== 'en'))
+    it(`${lang} translates every key of the packetdrill player's catalogue`, () => {
+      expect(untranslated(packetdrillEn, loadedCatalogues(lang)?.packetdrill)).toEqual({
         missing: [],
         same: [],
         extra: [],

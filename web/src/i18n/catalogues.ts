@@ -14,6 +14,7 @@ import type { ClassroomMessages } from './classroom.en';
 import type { ConformMessages } from './conform.en';
 import type { Lang } from './lang';
 import type { Messages } from './messages.en';
+import type { PacketdrillMessages } from './packetdrill.en';
 
 /** A language's decision-log templates (log.ts): null for a row it has no words for. */
 export interface LogTemplates {
@@ -33,6 +34,8 @@ export interface Catalogues {
   classroom: ClassroomMessages;
   /** The "Model vs Linux" view's strings (conform.ts). */
   conform: ConformMessages;
+  /** The packetdrill player's strings (packetdrill.ts). */
+  packetdrill: PacketdrillMessages;
   /** Scenario file name (without .toml) -> its title and summary (content.ts). */
   scenarios: Record<string, { title: string; summary: string }>;
   /** Key -> its one-line meaning (content.ts). */

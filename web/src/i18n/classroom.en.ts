@@ -18,6 +18,7 @@ const en = {
     lessons: 'Lessons',
     about: 'About the model',
     conform: 'Model vs Linux',
+    packetdrill: 'packetdrill scripts',
     dismiss: 'Hide this introduction',
   },
   lessons: {

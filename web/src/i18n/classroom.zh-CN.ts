@@ -14,6 +14,7 @@ export const zhCN = {
     lessons: '课程',
     about: '关于模型',
     conform: '模型与真实 Linux 对照',
+    packetdrill: 'packetdrill 脚本',
     dismiss: '隐藏这段介绍',
   },
   lessons: {

@@ -23,6 +23,7 @@ use serde::Serialize;
 /// How a script ended.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PacketdrillOutcome"))]
 pub enum Outcome {
     /// Every event happened as the script says.
     Pass,
@@ -57,6 +58,7 @@ impl Outcome {
 
 /// A mismatch: the line, packetdrill's message, and the expected and actual values alone.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PacketdrillFailure"))]
 pub struct Failure {
     pub line: u32,
     pub message: String,
@@ -68,6 +70,7 @@ pub struct Failure {
 /// (`command`, `syscall`, `inbound`, `outbound`, `code`) and, for an outbound packet or a
 /// system call, what the engine did.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PacketdrillLine"))]
 pub struct LineRun {
     pub line: u32,
     pub last_line: u32,
@@ -78,6 +81,7 @@ pub struct LineRun {
 
 /// The result of running a script.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PacketdrillReport"))]
 pub struct Report {
     pub name: String,
     pub outcome: Outcome,
