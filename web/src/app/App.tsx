@@ -15,6 +15,7 @@ import { Deferred } from './Deferred';
 import { Header } from './Header';
 import { msg } from '../i18n/messages';
 import { CaptureStatus, DropZone } from './Native';
+import { ScenarioEditor } from './ScenarioFile';
 import { KeyList } from './KeyList';
 import { Legend } from './Legend';
 import { Pipeline } from './pipeline/Pipeline';
@@ -256,6 +257,7 @@ function Page({ intro }: { intro: ReactNode }) {
         </aside>
         <section className="intro" aria-labelledby="scenario-h">
           <CaptureStatus />
+          <ScenarioEditor />
           {site.capture ? (
             <Suspense fallback={null}>
               <CaptureIntro />

@@ -12,6 +12,8 @@ import type { Theme } from '../model/urlstate';
 import { useSite, useStore } from './context';
 import { msg } from '../i18n/messages';
 import { CAPTURE_OPTION, OpenRecording, openSample, SampleOptions } from './Native';
+import { OpenScenario } from './ScenarioFile';
+import { entryOf, isUserScenario } from '../model/scenarioIndex';
 
 export function Header() {
   const site = useSite();
@@ -77,6 +79,12 @@ export function Header() {
                 }
               </option>
             ))}
+            {/* The reader's own file, while it runs (each edit is a version of its own). */}
+            {(isUserScenario(state.a.scenario) ? [entryOf(state.a.scenario)] : []).map((e) => (
+              <option key={e.name} value={e.name}>
+                {e.file}
+              </option>
+            ))}
             <SampleOptions />
             {cap && !sample && <option value={CAPTURE_OPTION}>{msg.native.title(cap.name)}</option>}
           </select>
@@ -93,6 +101,7 @@ export function Header() {
             {h.conform(__SENDPATH_CONFORM__[state.a.scenario] ?? 0)}
           </a>
         )}
+        <OpenScenario />
         <OpenRecording />
         {!cap && (
           <label className="inline">

@@ -89,7 +89,10 @@ export function DropZone() {
       depth = 0;
       setOver(false);
       const file = e.dataTransfer?.files[0];
-      if (file) void store.openCapture({ blob: file, name: file.name }, null);
+      // A scenario file runs; anything else is read as a recording.
+      if (file && /\.toml$/i.test(file.name))
+        void file.text().then((text) => store.openScenarioFile(file.name, text));
+      else if (file) void store.openCapture({ blob: file, name: file.name }, null);
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragleave', leave);

@@ -28,12 +28,15 @@ import {
   firstVariantInText,
   loadScenario,
   loadedScenario,
+  registerUserScenario,
   scenarioEntries,
+  userEntries,
   type ScenarioEntry,
 } from '../model/scenarioIndex';
 import {
   DEFAULT_STEP,
   parseState,
+  registerLinkedFiles,
   sameRuns,
   serializeState,
   withSet,
@@ -195,12 +198,14 @@ export const fileOf = entryOf;
 const FIRST_VARIANT = '\u0000first';
 
 function readUrl(search: string): { state: PageState; problems: ParseProblem[] } {
-  return parseState(
+  const fileProblems = registerLinkedFiles(search);
+  const { state, problems } = parseState(
     search,
-    scenarioEntries.map((e) => e.name),
+    [...scenarioEntries, ...userEntries()].map((e) => e.name),
     DEFAULT_SCENARIO_NAME,
     () => FIRST_VARIANT,
   );
+  return { state, problems: [...fileProblems, ...problems] };
 }
 
 /** Split the engine's "FILE: KEY: message" into the key it names and the message. */
@@ -710,6 +715,16 @@ export class SiteStore {
       if (!cfg || cfg.sets.length === 0) return s;
       return { ...s, [side]: { ...cfg, sets: [] } };
     });
+  }
+
+  /**
+   * Opens a scenario file the reader chose, dropped or edited: side A runs it (its first
+   * variant), checked by the engine as `sendpath run` checks a file.
+   */
+  openScenarioFile(fileName: string, text: string): Promise<void> {
+    const e = registerUserScenario(fileName, text);
+    this.closeCapture();
+    return this.setScenario(e.name);
   }
 
   async setScenario(name: string): Promise<void> {

@@ -313,6 +313,15 @@ export const en = {
     exportLabel: (what: string) => `Export the plots as ${what}`,
     stale: 'The configuration changed since this sweep.',
   },
+  scenarioFile: {
+    open: 'Open a scenario file…',
+    openHint:
+      'A scenario TOML of your own (docs/scenario-format.md): checked by the engine as sendpath run checks it, read in your browser, never uploaded. You can also drop it on the page.',
+    edit: (file: string) => `Edit ${file}`,
+    text: 'Scenario text',
+    run: 'Run this text',
+    inLink: 'The page link carries this file: copying the link shares it.',
+  },
   native: {
     region: 'Recording',
     open: 'Open a recording…',

@@ -309,6 +309,15 @@ export const zhCN = {
     exportLabel: (what: string) => `把图导出为 ${what}`,
     stale: '自这次扫描以来配置已更改。',
   },
+  scenarioFile: {
+    open: '打开场景文件…',
+    openHint:
+      '你自己的场景 TOML（docs/scenario-format.md）：由引擎按 sendpath run 的方式检查，只在浏览器中读取，从不上传。也可以把它拖放到页面上。',
+    edit: (file: string) => `编辑 ${file}`,
+    text: '场景文本',
+    run: '运行这段文本',
+    inLink: '页面链接包含此文件：复制链接即可分享它。',
+  },
   native: {
     region: '录制',
     open: '打开录制文件…',

@@ -14,6 +14,14 @@
 // them) and replaced by its default. Values the engine judges (a scenario key out of range)
 // are passed through untouched: the engine's own error is what the page shows for those.
 
+import {
+  decodeText,
+  encodeText,
+  entryOf,
+  registerUserScenario,
+  userScenarioText,
+} from './scenarioIndex';
+
 export interface SideConfig {
   /** Scenario file name without `.toml`, e.g. `autocorking`. */
   scenario: string;
@@ -266,6 +274,31 @@ function readSweep(p: URLSearchParams, problems: ParseProblem[]): SweepSettings 
   return { vary, metrics: metrics.length > 0 ? metrics : [DEFAULT_SWEEP_METRIC] };
 }
 
+/**
+ * The files a link carries (`toml=`, `btoml=`: the reader's own scenario files, base64url of
+ * their text, with their names in `tomlfile=`, `btomlfile=`): registered before the state is
+ * read, so that `s=file:...` names a known scenario. A value that is not base64url of UTF-8 is a
+ * problem.
+ */
+export function registerLinkedFiles(search: string): ParseProblem[] {
+  const p = new URLSearchParams(search);
+  const problems: ParseProblem[] = [];
+  for (const prefix of ['', 'b']) {
+    const raw = p.get(`${prefix}toml`);
+    if (!raw) continue;
+    const text = decodeText(raw);
+    if (text === null) {
+      problems.push({
+        param: `${prefix}toml`,
+        message: `${prefix}toml=${clipValue(raw)} is not a scenario file's text (base64url of UTF-8); ignored`,
+      });
+      continue;
+    }
+    registerUserScenario(p.get(`${prefix}tomlfile`) || 'scenario.toml', text);
+  }
+  return problems;
+}
+
 /** The query string of a state (with a leading `?`). */
 export function serializeState(s: PageState): string {
   const p = new URLSearchParams();
@@ -277,6 +310,17 @@ export function serializeState(s: PageState): string {
     p.set('bs', s.b.scenario);
     p.set('bv', s.b.variant ?? '');
     for (const x of s.b.sets) p.append('bset', x);
+  }
+  // The reader's own files travel in the link.
+  for (const [prefix, cfg] of [
+    ['', s.a],
+    ['b', s.b && s.b.scenario !== s.a.scenario ? s.b : null],
+  ] as const) {
+    const text = cfg ? userScenarioText(cfg.scenario) : undefined;
+    if (cfg && text !== undefined) {
+      p.set(`${prefix}toml`, encodeText(text));
+      p.set(`${prefix}tomlfile`, entryOf(cfg.scenario).file);
+    }
   }
   if (s.fromNs !== 0) p.set('from', String(s.fromNs));
   if (s.toNs !== null) p.set('to', String(s.toNs));
