@@ -14,13 +14,7 @@
 // them) and replaced by its default. Values the engine judges (a scenario key out of range)
 // are passed through untouched: the engine's own error is what the page shows for those.
 
-import {
-  decodeText,
-  encodeText,
-  entryOf,
-  registerUserScenario,
-  userScenarioText,
-} from './scenarioIndex';
+import { decodeText, encodeText, registerUserScenario, userFile } from './userFiles';
 
 export interface SideConfig {
   /** Scenario file name without `.toml`, e.g. `autocorking`. */
@@ -316,10 +310,10 @@ export function serializeState(s: PageState): string {
     ['', s.a],
     ['b', s.b && s.b.scenario !== s.a.scenario ? s.b : null],
   ] as const) {
-    const text = cfg ? userScenarioText(cfg.scenario) : undefined;
-    if (cfg && text !== undefined) {
-      p.set(`${prefix}toml`, encodeText(text));
-      p.set(`${prefix}tomlfile`, entryOf(cfg.scenario).file);
+    const user = cfg ? userFile(cfg.scenario) : undefined;
+    if (user) {
+      p.set(`${prefix}toml`, encodeText(user.text));
+      p.set(`${prefix}tomlfile`, user.entry.file);
     }
   }
   if (s.fromNs !== 0) p.set('from', String(s.fromNs));

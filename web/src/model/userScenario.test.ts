@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { decodeText, encodeText, registerUserScenario, userScenarioText } from './scenarioIndex';
+import { decodeText, encodeText, registerUserScenario, userScenarioText } from './userFiles';
 import { defaultState, registerLinkedFiles, serializeState } from './urlstate';
 
 describe("the reader's own scenario files", () => {
