@@ -266,7 +266,7 @@ beforeAll(async () => {
       recordedRows.set(facts.kind, list);
     }
   }
-});
+}, 60_000); // every scenario and variant runs in wasm first: seconds on a loaded machine
 
 /** The checks every Chinese line passes against its English. */
 function expectChinese(rows: Worded[]): void {
