@@ -43,7 +43,9 @@ fn a_passing_script_runs_every_one_of_its_events() {
         }
         let s = parser::parse(&src).unwrap();
         let events = s.events.len() + usize::from(s.init.is_some());
-        assert_eq!(r.lines.len(), events, "{rel}: events run");
+        // A blocking call shows twice: when it starts and when it returns.
+        let starts = r.lines.iter().filter(|l| l.kind != "return").count();
+        assert_eq!(starts, events, "{rel}: events run");
     }
 }
 
@@ -128,4 +130,51 @@ fn unknown_syntax_and_unmodelled_calls_are_unsupported_never_a_pass() {
 fn a_script_runs_the_same_way_twice() {
     let src = script("fast_recovery/prr-ss-10pkt-lost-1.pkt");
     assert_eq!(packetdrill::run(&src, "a"), packetdrill::run(&src, "a"));
+}
+
+#[test]
+fn a_blocking_call_that_returns_at_another_time_than_the_script_says_fails_there() {
+    let src = script("blocking/blocking-write.pkt");
+    let from = "   +0...0.300 write(4, ..., 61000) = 61000";
+    assert!(src.contains(from));
+    // The write sleeps until the ACK of 36001 at +0.3 frees enough of the buffer.
+    let r = packetdrill::run(
+        &src.replacen(from, "   +0...0.200 write(4, ..., 61000) = 61000", 1),
+        "b",
+    );
+    let Outcome::Fail(f) = r.outcome else {
+        panic!("{:?}", r.outcome)
+    };
+    assert!(
+        f.message
+            .contains("expected write() to return at 0.400000 sec but it returned at 0.500000 sec"),
+        "{}",
+        f.message
+    );
+    let line = src.lines().position(|l| l.starts_with(from)).unwrap() as u32 + 1;
+    assert_eq!(f.line, line);
+    let ret = r.lines.iter().find(|l| l.kind == "return").unwrap();
+    assert_eq!((ret.line, ret.t_us), (line, 500_000));
+}
+
+#[test]
+fn edge_triggered_epoll_reports_each_wake_up_once() {
+    let src = script("epoll/epoll_in_edge.pkt");
+    // A second epoll_wait right after the first EPOLLIN|EPOLLOUT finds nothing new.
+    let from = "   +0 epoll_wait(5, {events=0, ptr=0}, 1, 0) = 0\n\n   // Read some data";
+    assert!(src.contains(from), "epoll_in_edge.pkt changed");
+    let changed = src.replacen(
+        from,
+        "   +0 epoll_wait(5, {events=EPOLLIN, fd=4}, 1, 0) = 1\n\n   // Read some data",
+        1,
+    );
+    let Outcome::Fail(f) = packetdrill::run(&changed, "e").outcome else {
+        panic!("a second report of the same wake-up passed")
+    };
+    assert!(
+        f.message
+            .contains("epoll_wait: expected events EPOLLIN but got 0"),
+        "{}",
+        f.message
+    );
 }

@@ -27,8 +27,12 @@
 //! - the passive side only (`socket`, `bind`, `listen`, the SYN, `accept`), because the model's
 //!   active open sends a SYN without the options a script checks; visible effect: scripts
 //!   that `connect()` are reported as unsupported.
-//! - no blocking system call: a `write` that would sleep for send-buffer space, an `accept`
-//!   before the handshake ends, `poll` or `epoll_wait` are unsupported.
+//! - one thread: a call written `+t...end` (a `write` or `send` that sleeps for send-buffer
+//!   space, a `read` or `recv` that waits for data, a `poll`) blocks while the script goes on,
+//!   and returns when the socket's wake-up (`sk_stream_write_space`, `sk_data_ready`) gives it
+//!   what it waits for, or at its timeout; a second blocking call meanwhile, an `accept` before
+//!   the handshake ends and an `epoll_wait` with a timeout are unsupported. epoll watches the
+//!   connected socket (`EPOLLOUT`, `EPOLLIN`, `EPOLLET`).
 //! - the option negotiation of the handshake (`tcp_parse_options`, `tcp_openreq_init`) is done
 //!   here: the SYN's MSS clamps the socket's MSS, its window scale and the timestamp and
 //!   SACK-permitted options decide what the socket uses, because the model's handshake carries
@@ -132,6 +136,53 @@ pub struct Runner<'a> {
     lines: Vec<LineRun>,
     /// The first failed `assert` of a `%{ }%` block (reported at the end, as packetdrill does).
     assert_failure: Option<Failure>,
+    /// epoll instances by their fd.
+    epolls: BTreeMap<i64, Epoll>,
+    /// A blocking call that has not returned yet (the script goes on meanwhile).
+    pending: Option<Pending>,
+    /// A blocking call that returned at the wrong time or with the wrong result.
+    pending_failure: Option<Failure>,
+}
+
+/// An epoll instance watching the socket (`epoll_ctl(EPOLL_CTL_ADD)`): the events it asks for
+/// and whether the socket is on its ready list.
+#[derive(Clone, Debug)]
+struct Epoll {
+    interest: Vec<String>,
+    edge: bool,
+    ready: bool,
+}
+
+/// A blocking system call in progress: `write` waiting for send-buffer space, or `poll`
+/// waiting for its events; it returns when the socket's wake-up (`sk_stream_write_space`)
+/// finds what it waits for, or at its timeout.
+#[derive(Clone, Debug)]
+struct Pending {
+    line: u32,
+    last_line: u32,
+    name: String,
+    start_us: i64,
+    /// When the script says it returns (µs).
+    end_us: i64,
+    expected: Option<i64>,
+    kind: PendingKind,
+}
+
+#[derive(Clone, Debug)]
+enum PendingKind {
+    Write {
+        left: u64,
+        copied: u64,
+        msg_more: bool,
+    },
+    Read {
+        size: u64,
+    },
+    Poll {
+        events: Vec<String>,
+        revents: Option<Vec<String>>,
+        timeout_us: Option<i64>,
+    },
 }
 
 impl<'a> Runner<'a> {
@@ -152,6 +203,9 @@ impl<'a> Runner<'a> {
             now_us: 0,
             lines: Vec::new(),
             assert_failure: None,
+            epolls: BTreeMap::new(),
+            pending: None,
+            pending_failure: None,
         }
     }
 
@@ -220,7 +274,27 @@ impl<'a> Runner<'a> {
             }
         }
         for e in &events {
-            self.event(e).map_err(|s| (e.line, s))?;
+            let r = self.event(e);
+            // A blocked call that returned wrongly during this event failed first.
+            if let Some(f) = self.pending_failure.take() {
+                return Err((f.line, Stop::Fail(f)));
+            }
+            r.map_err(|s| (e.line, s))?;
+        }
+        if let Some(p) = self.pending.take() {
+            // The script ends while the call blocks: packetdrill waits for it and checks its
+            // time; here it never returns.
+            let f = Failure {
+                line: p.line,
+                message: format!(
+                    "{}: expected to return at {:.6} sec, but it was still blocked when the script ended",
+                    p.name,
+                    p.end_us as f64 / 1e6
+                ),
+                expected: p.expected.map(|e| e.to_string()),
+                actual: Some("blocked".into()),
+            };
+            return Err((p.line, Stop::Fail(f)));
         }
         if let Some((line, c)) = &self.script.cleanup {
             sysctl::command(c, &mut self.applied).map_err(|m| (*line, Stop::Unsupported(m)))?;
@@ -269,13 +343,17 @@ impl<'a> Runner<'a> {
                 self.log(e, start, "code", "");
                 self.code(e.line, code)?;
             }
+            Action::Syscall(call) if call.end_usecs.is_some() => {
+                self.advance_to(start, false)?;
+                self.now_us = start;
+                let end_us = match e.time.kind {
+                    TimeKind::Relative => start - e.time.usecs + call.end_usecs.unwrap_or(0),
+                    _ => call.end_usecs.unwrap_or(start),
+                };
+                self.log(e, start, "syscall", "");
+                self.begin_blocking(e, call, start, end_us)?;
+            }
             Action::Syscall(call) => {
-                if call.end_usecs.is_some() {
-                    return Err(Stop::Unsupported(format!(
-                        "the blocking call {}(): the runner makes non-blocking calls only",
-                        call.name
-                    )));
-                }
                 self.advance_to(start, false)?;
                 self.now_us = start;
                 let detail = self.syscall(call).map_err(|s| match s {
@@ -437,19 +515,34 @@ impl<'a> Runner<'a> {
     }
 
     fn advance_to_ns(&mut self, t_ns: u64, inclusive: bool) {
-        let Some(w) = self.w.as_mut() else {
+        if self.w.is_none() {
             return;
-        };
-        while let Some(next) = w.next_event_ns() {
+        }
+        loop {
+            let w = self.w.as_mut().expect("world");
+            let Some(next) = w.next_event_ns() else {
+                break;
+            };
             if next > t_ns || (next == t_ns && !inclusive) {
                 break;
             }
-            w.step();
-            Self::capture(w, &mut self.captured);
+            self.time_out_pending(next);
+            self.step_world();
         }
+        self.time_out_pending(t_ns);
+        let w = self.w.as_mut().expect("world");
         if w.now_ns < t_ns {
             w.now_ns = t_ns;
         }
+    }
+
+    /// Run the engine's next event, take host 0's frames off its wire, and see whether the
+    /// socket's wake-up lets a blocked call return or puts it on an epoll ready list.
+    fn step_world(&mut self) {
+        let w = self.w.as_mut().expect("world");
+        w.step();
+        Self::capture(w, &mut self.captured);
+        self.after_wakeup();
     }
 
     fn capture(w: &mut World, into: &mut VecDeque<Captured>) {
@@ -498,8 +591,8 @@ impl<'a> Runner<'a> {
             let deadline_ns = (deadline_us.max(0) as u64) * 1000;
             match w.next_event_ns() {
                 Some(t) if t <= deadline_ns => {
-                    w.step();
-                    Self::capture(w, &mut self.captured);
+                    self.time_out_pending(t);
+                    self.step_world();
                 }
                 _ => break,
             }
@@ -725,7 +818,7 @@ impl<'a> Runner<'a> {
             };
             let Some(actual) = self.tcp_info(name) else {
                 return Err(Stop::Unsupported(format!(
-                    "{name} in a Python assertion (the runner reads tcpi_snd_cwnd, tcpi_snd_ssthresh, tcpi_ca_state, tcpi_unacked, tcpi_sacked, tcpi_lost, tcpi_retrans, tcpi_snd_mss, tcpi_reordering)"
+                    "{name} in a Python assertion (the runner reads tcpi_snd_cwnd, tcpi_snd_ssthresh, tcpi_ca_state, tcpi_unacked, tcpi_sacked, tcpi_lost, tcpi_retrans, tcpi_snd_mss, tcpi_reordering, tcpi_reord_seen)"
                 )));
             };
             let expected = match value {
@@ -774,6 +867,7 @@ impl<'a> Runner<'a> {
             "tcpi_retrans" => tp.retrans_out as i64,
             "tcpi_snd_mss" => tp.mss_cache as i64,
             "tcpi_reordering" => tp.lr.reordering as i64,
+            "tcpi_reord_seen" => tp.lr.reord_seen as i64,
             _ => return None,
         })
     }
@@ -856,6 +950,39 @@ impl<'a> Runner<'a> {
                 }
             }
             "write" | "send" | "sendto" | "sendmsg" => self.send(c)?,
+            "read" | "recv" | "recvfrom" => self.recv(c)?,
+            "epoll_create" | "epoll_create1" => {
+                let fd = expected.unwrap_or(5);
+                self.epolls.insert(
+                    fd,
+                    Epoll {
+                        interest: Vec::new(),
+                        edge: false,
+                        ready: false,
+                    },
+                );
+                (fd, None)
+            }
+            "epoll_ctl" => self.epoll_ctl(c)?,
+            "epoll_wait" => self.epoll_wait(c)?,
+            "poll" => {
+                let (events, revents, timeout_us) = poll_args(c)?;
+                if timeout_us != Some(0) {
+                    // Without `...`: it must return at once (or it would block).
+                    let ready = self.poll_mask(&events);
+                    if ready.is_empty() {
+                        return Err(Stop::Fail(Failure {
+                            line: 0,
+                            message: "poll: expected to return at once, but nothing it waits for is ready (it would block)".into(),
+                            expected: expected.map(|e| e.to_string()),
+                            actual: Some("blocked".into()),
+                        }));
+                    }
+                }
+                let ready = self.poll_mask(&events);
+                check_revents("poll", &revents, &ready)?;
+                (i64::from(!ready.is_empty()), None)
+            }
             other => return unsupported(format!("the system call {other}()")),
         };
         let (ret, errno) = got;
@@ -881,6 +1008,330 @@ impl<'a> Runner<'a> {
             "= {ret}{}",
             errno.map(|e| format!(" {e}")).unwrap_or_default()
         ))
+    }
+
+    /// `tcp_poll`'s events among `events` (`EPOLLOUT`/`POLLOUT`, `EPOLLIN`/`POLLIN`): writeable
+    /// when `__sk_stream_is_writeable(sk, 1)` (and, when not, `SOCK_NOSPACE` is set so the next
+    /// freed space wakes the socket); readable when data waits to be read.
+    fn poll_mask(&mut self, events: &[String]) -> Vec<String> {
+        let local = self.local;
+        let tp = &mut self.w().socks[local as usize];
+        let writeable = tp.sk_stream_is_writeable(1);
+        if !writeable {
+            tp.sock_nospace = true;
+        }
+        let readable = tp.rcv_nxt > tp.copied_seq;
+        events
+            .iter()
+            .filter(|e| match e.as_str() {
+                "EPOLLOUT" | "POLLOUT" => writeable,
+                "EPOLLIN" | "POLLIN" => readable,
+                _ => false,
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Whether anything waits for the socket's wake-up (an epoll watching it, a blocked call):
+    /// the engine wakes a waiting writer in `sk_stream_write_space` and a waiting reader in
+    /// `sk_data_ready`.
+    fn arm_wakeup(&mut self) {
+        let waits = !self.epolls.is_empty() || self.pending.is_some();
+        let local = self.local;
+        if let Some(w) = self.w.as_mut() {
+            if waits {
+                let tp = &mut w.socks[local as usize];
+                tp.writer_waiting = true;
+                tp.reader_waiting = true;
+            }
+        }
+    }
+
+    /// After an engine event: if the socket's wake-up ran (`sk_stream_write_space` found it
+    /// writeable and woke the waiters), every epoll watching it gets it on its ready list
+    /// (`ep_poll_callback`), and a blocked call tries again.
+    fn after_wakeup(&mut self) {
+        let local = self.local;
+        let Some(w) = self.w.as_ref() else {
+            return;
+        };
+        let waits = !self.epolls.is_empty() || self.pending.is_some();
+        let tp = &w.socks[local as usize];
+        let woke = !tp.writer_waiting || !tp.reader_waiting;
+        if !waits || !woke {
+            return;
+        }
+        for ep in self.epolls.values_mut() {
+            ep.ready = true;
+        }
+        let now_us = (w.now_ns / 1000) as i64;
+        if let Some(mut p) = self.pending.take() {
+            let done = self.try_pending(&mut p.kind, true);
+            match done {
+                Some(ret) => self.finish_pending(p, now_us, ret),
+                None => self.pending = Some(p),
+            }
+        }
+        self.arm_wakeup();
+    }
+
+    /// One try of a blocking call (`resumed`: after a wake-up): `Some(result)` when it returns.
+    fn try_pending(&mut self, kind: &mut PendingKind, resumed: bool) -> Option<i64> {
+        let local = self.local;
+        match kind {
+            PendingKind::Write {
+                left,
+                copied,
+                msg_more,
+            } => {
+                let more = *msg_more;
+                match tcp::tcp_sendmsg_locked(self.w(), local, *left, more, resumed) {
+                    SendOutcome::Done => {
+                        *copied += *left;
+                        *left = 0;
+                        Some(*copied as i64)
+                    }
+                    SendOutcome::Blocked { copied: c } => {
+                        *copied += c;
+                        *left -= c;
+                        None
+                    }
+                }
+            }
+            PendingKind::Poll { events, .. } => {
+                let events = events.clone();
+                (!self.poll_mask(&events).is_empty()).then_some(1)
+            }
+            PendingKind::Read { size } => self.read_now(*size).map(|n| n as i64),
+        }
+    }
+
+    /// A blocked `poll` whose timeout comes before `t_ns` returns 0 then.
+    fn time_out_pending(&mut self, t_ns: u64) {
+        let Some(p) = &self.pending else {
+            return;
+        };
+        if let PendingKind::Poll {
+            timeout_us: Some(to),
+            ..
+        } = p.kind
+        {
+            let at = p.start_us + to;
+            if at >= 0 && (at as u64) * 1000 <= t_ns {
+                let p = self.pending.take().unwrap();
+                self.finish_pending(p, at, 0);
+            }
+        }
+    }
+
+    /// A blocked call returns `ret` at `now_us`: its time and result against the script's.
+    fn finish_pending(&mut self, p: Pending, now_us: i64, ret: i64) {
+        self.lines.push(LineRun {
+            line: p.line,
+            last_line: p.last_line,
+            t_us: now_us,
+            kind: "return".into(),
+            detail: format!("{}() = {ret}", p.name),
+        });
+        if self.pending_failure.is_some() {
+            return;
+        }
+        let tol = self.tolerance(p.end_us, Some(p.start_us));
+        let mut problem = None;
+        if let Some(exp) = p.expected {
+            if exp != ret {
+                problem = Some(format!("{}: expected result {exp} but got {ret}", p.name));
+            }
+        }
+        if problem.is_none() && (now_us - p.end_us).abs() > tol {
+            problem = Some(format!(
+                "timing error: expected {}() to return at {:.6} sec but it returned at {:.6} sec; tolerance {:.6} sec",
+                p.name,
+                p.end_us as f64 / 1e6,
+                now_us as f64 / 1e6,
+                tol as f64 / 1e6
+            ));
+        }
+        if let (
+            None,
+            PendingKind::Poll {
+                revents, events, ..
+            },
+        ) = (&problem, &p.kind)
+        {
+            if ret > 0 {
+                let events = events.clone();
+                let ready = self.poll_mask(&events);
+                if let Err(Stop::Fail(f)) = check_revents(&p.name, revents, &ready) {
+                    problem = Some(f.message);
+                }
+            }
+        }
+        if let Some(message) = problem {
+            self.pending_failure = Some(Failure {
+                line: p.line,
+                message,
+                expected: p.expected.map(|e| e.to_string()),
+                actual: Some(ret.to_string()),
+            });
+        }
+    }
+
+    /// The length and flags of a blocking `write`/`send`/`read`/`recv` on the connected,
+    /// blocking socket (`flag`: the one flag besides 0 it may have).
+    fn blocking_io_args(&self, c: &Syscall, flag: &str) -> Result<(u64, Vec<String>), Stop> {
+        let fd = c.args.first().and_then(Expr::int).unwrap_or(-1);
+        if self.fds.get(&fd).is_none_or(|f| f.listener || f.nonblock) {
+            return Err(Stop::Unsupported(format!(
+                "a blocking {}() on fd {fd} (the runner blocks on the connected socket only)",
+                c.name
+            )));
+        }
+        let size = c.args.get(2).and_then(Expr::int).unwrap_or(-1);
+        let flags = flag_words(c.args.get(3).filter(|_| c.name != "read"));
+        if size < 0 || flags.iter().any(|f| f != "0" && f != flag) {
+            return Err(Stop::Unsupported(format!(
+                "the arguments of a blocking {}()",
+                c.name
+            )));
+        }
+        Ok((size as u64, flags))
+    }
+
+    /// A call written `+t...end`: it starts now and must return at `end_us`.
+    fn begin_blocking(&mut self, e: &Event, c: &Syscall, start: i64, end_us: i64) -> Step {
+        if self.pending.is_some() {
+            return Err(Stop::Unsupported(
+                "a second blocking call while one is blocked (the runner has one thread)".into(),
+            ));
+        }
+        let expected = c.result.int();
+        let kind = match c.name.as_str() {
+            "write" | "send" => {
+                let (size, flags) = self.blocking_io_args(c, "MSG_MORE")?;
+                PendingKind::Write {
+                    left: size,
+                    copied: 0,
+                    msg_more: flags.iter().any(|f| f == "MSG_MORE"),
+                }
+            }
+            "read" | "recv" => PendingKind::Read {
+                size: self.blocking_io_args(c, "0")?.0,
+            },
+            "poll" => {
+                let (events, revents, timeout_us) = poll_args(c)?;
+                PendingKind::Poll {
+                    events,
+                    revents,
+                    timeout_us,
+                }
+            }
+            other => {
+                return Err(Stop::Unsupported(format!(
+                    "the blocking call {other}() (the runner blocks in write, send, read, recv and poll)"
+                )))
+            }
+        };
+        let mut p = Pending {
+            line: e.line,
+            last_line: e.last_line,
+            name: c.name.clone(),
+            start_us: start,
+            end_us,
+            expected,
+            kind,
+        };
+        // The call's first try, as the kernel makes it before it sleeps.
+        let local = self.local;
+        if matches!(p.kind, PendingKind::Write { .. })
+            && self.w().socks[local as usize].state != TcpState::Established
+        {
+            return Err(Stop::Unsupported(format!(
+                "{}() before the connection is established",
+                c.name
+            )));
+        }
+        let first = self.try_pending(&mut p.kind, false);
+        match first {
+            Some(ret) => self.finish_pending(p, start, ret),
+            None => {
+                self.pending = Some(p);
+                self.arm_wakeup();
+            }
+        }
+        Ok(())
+    }
+
+    /// `epoll_ctl(epfd, EPOLL_CTL_ADD, fd, {events=..., fd=N})`: watch the socket; like
+    /// `ep_insert`, it polls the socket once and puts it on the ready list if an event is there.
+    fn epoll_ctl(&mut self, c: &Syscall) -> Result<(i64, Option<&'static str>), Stop> {
+        let epfd = c.args.first().and_then(Expr::int).unwrap_or(-1);
+        let op = match c.args.get(1) {
+            Some(Expr::Word(w)) => w.clone(),
+            _ => String::new(),
+        };
+        let fd = c.args.get(2).and_then(Expr::int).unwrap_or(-1);
+        if op != "EPOLL_CTL_ADD" || !self.epolls.contains_key(&epfd) {
+            return Err(Stop::Unsupported(format!(
+                "epoll_ctl {op} (the runner adds a socket to an epoll)"
+            )));
+        }
+        if self.fds.get(&fd).is_none_or(|f| f.listener) {
+            return Err(Stop::Unsupported(format!(
+                "epoll_ctl on fd {fd} (the runner watches the connected socket)"
+            )));
+        }
+        let words = struct_field(c.args.get(3), "events")
+            .map(|e| flag_words(Some(e)))
+            .unwrap_or_default();
+        let edge = words.iter().any(|w| w == "EPOLLET");
+        let interest: Vec<String> = words.into_iter().filter(|w| w != "EPOLLET").collect();
+        if let Some(other) = interest
+            .iter()
+            .find(|w| *w != "EPOLLOUT" && *w != "EPOLLIN")
+        {
+            return Err(Stop::Unsupported(format!("the epoll event {other}")));
+        }
+        let ready = !self.poll_mask(&interest).is_empty();
+        self.epolls.insert(
+            epfd,
+            Epoll {
+                interest,
+                edge,
+                ready,
+            },
+        );
+        self.arm_wakeup();
+        Ok((0, None))
+    }
+
+    /// `epoll_wait(epfd, {events=..., fd=N}, maxevents, 0)`: the socket's events if it is on the
+    /// ready list (`ep_send_events` polls it again); edge-triggered, it leaves the list.
+    fn epoll_wait(&mut self, c: &Syscall) -> Result<(i64, Option<&'static str>), Stop> {
+        let epfd = c.args.first().and_then(Expr::int).unwrap_or(-1);
+        if c.args.get(3).and_then(Expr::int) != Some(0) {
+            return Err(Stop::Unsupported(
+                "epoll_wait with a timeout (the runner makes non-blocking calls to epoll_wait)"
+                    .into(),
+            ));
+        }
+        let Some(ep) = self.epolls.get(&epfd).cloned() else {
+            return Err(Stop::Unsupported(format!("epoll_wait on fd {epfd}")));
+        };
+        let mut got = Vec::new();
+        if ep.ready || !ep.edge {
+            got = self.poll_mask(&ep.interest);
+            let e = self.epolls.get_mut(&epfd).unwrap();
+            // Reported (edge-triggered), or nothing there: off the ready list.
+            e.ready = !ep.edge && !got.is_empty();
+        }
+        let want = struct_field(c.args.get(1), "events")
+            .map(|e| flag_words(Some(e)))
+            .unwrap_or_default();
+        let want: Vec<String> = want.into_iter().filter(|w| w != "0").collect();
+        check_revents("epoll_wait", &Some(want), &got)?;
+        self.arm_wakeup();
+        Ok((i64::from(!got.is_empty()), None))
     }
 
     fn setsockopt(&mut self, c: &Syscall) -> Result<(i64, Option<&'static str>), Stop> {
@@ -951,6 +1402,62 @@ impl<'a> Runner<'a> {
             }
         }
         Ok((0, None))
+    }
+
+    /// `read`, `recv`, `recvfrom`: `tcp_recvmsg` (on 6.x the call holds the socket while it
+    /// copies, and `tcp_recvmsg_backlog` ends it: at once here, the CPU being free). Nothing to
+    /// read: `-1 EAGAIN` on a non-blocking socket; a blocking one would sleep.
+    fn recv(&mut self, c: &Syscall) -> Result<(i64, Option<&'static str>), Stop> {
+        let fd = c.args.first().and_then(Expr::int).unwrap_or(-1);
+        let Some(f) = self.fds.get(&fd).copied().filter(|f| !f.listener) else {
+            return Err(Stop::Unsupported(format!("{}() on fd {fd}", c.name)));
+        };
+        let Some(size) = c.args.get(2).and_then(Expr::int).filter(|&n| n >= 0) else {
+            return Err(Stop::Unsupported(format!("the length of {}()", c.name)));
+        };
+        let mut nonblock = f.nonblock;
+        for flag in flag_words(c.args.get(3).filter(|_| c.name != "read")) {
+            match flag.as_str() {
+                "0" => {}
+                "MSG_DONTWAIT" => nonblock = true,
+                other => {
+                    return Err(Stop::Unsupported(format!(
+                        "the receive flag {other} (the runner models MSG_DONTWAIT)"
+                    )))
+                }
+            }
+        }
+        match self.read_now(size as u64) {
+            None if nonblock => Ok((-1, Some("EAGAIN"))),
+            None => Err(Stop::Fail(Failure {
+                line: 0,
+                message: format!(
+                    "{}: expected to return at once, but there is nothing to read (it would block)",
+                    c.name
+                ),
+                expected: c.result.int().map(|e| e.to_string()),
+                actual: Some("blocked".into()),
+            })),
+            Some(n) => Ok((n as i64, None)),
+        }
+    }
+
+    /// One `tcp_recvmsg` of up to `size` bytes, finished (`tcp_recvmsg_backlog` on 6.x); `None`
+    /// when there is nothing to read.
+    fn read_now(&mut self, size: u64) -> Option<u64> {
+        let local = self.local;
+        let w = self.w();
+        let n = tcp::tcp_recvmsg(w, local, size)?;
+        if !crate::net::ipv4::tcp_output::rcv_scaling(&w.socks[local as usize]) {
+            return Some(n);
+        }
+        // A few rounds at most: each processes the backlog the copy let in.
+        for _ in 0..64 {
+            if let Some(total) = tcp::tcp_recvmsg_backlog(w, local, size) {
+                return Some(total);
+            }
+        }
+        unreachable!("tcp_recvmsg_backlog never ended the call")
     }
 
     /// `write`, `send`, `sendto`, `sendmsg`: `tcp_sendmsg_locked` with `MSG_MORE`; a
@@ -1025,6 +1532,81 @@ fn flag_words(e: Option<&Expr>) -> Vec<String> {
         Some(Expr::Or(v)) => v.iter().flat_map(|x| flag_words(Some(x))).collect(),
         Some(other) => vec![format!("{other:?}")],
     }
+}
+
+/// The value of `name=...` in a struct argument (`{events=EPOLLOUT, fd=4}`).
+fn struct_field<'e>(e: Option<&'e Expr>, name: &str) -> Option<&'e Expr> {
+    let Some(Expr::Struct(fields)) = e else {
+        return None;
+    };
+    fields.iter().find_map(|(k, v)| match (k, v) {
+        (Expr::Word(w), Some(v)) if w == name => Some(v),
+        _ => None,
+    })
+}
+
+/// `poll([{fd=N, events=..., revents=...}], 1, timeout_ms)`: the events, the expected
+/// revents (none when `...`) and the timeout (µs; `None` = forever).
+#[allow(clippy::type_complexity)]
+fn poll_args(c: &Syscall) -> Result<(Vec<String>, Option<Vec<String>>, Option<i64>), Stop> {
+    let Some(Expr::List(fds)) = c.args.first() else {
+        return Err(Stop::Unsupported("poll without a list of pollfd".into()));
+    };
+    let [pfd] = &fds[..] else {
+        return Err(Stop::Unsupported("poll on more than one fd".into()));
+    };
+    let events = struct_field(Some(pfd), "events")
+        .map(|e| flag_words(Some(e)))
+        .unwrap_or_default();
+    if let Some(other) = events.iter().find(|w| *w != "POLLOUT" && *w != "POLLIN") {
+        return Err(Stop::Unsupported(format!("the poll event {other}")));
+    }
+    let revents = match struct_field(Some(pfd), "revents") {
+        None | Some(Expr::Ellipsis) => None,
+        Some(e) => Some(
+            flag_words(Some(e))
+                .into_iter()
+                .filter(|w| w != "0")
+                .collect(),
+        ),
+    };
+    let timeout_us = match c.args.get(2).and_then(Expr::int) {
+        Some(t) if t >= 0 => Some(t * 1000),
+        _ => None,
+    };
+    Ok((events, revents, timeout_us))
+}
+
+/// The events a poll reported against the script's.
+fn check_revents(name: &str, want: &Option<Vec<String>>, got: &[String]) -> Result<(), Stop> {
+    let Some(want) = want else {
+        return Ok(());
+    };
+    let norm = |v: &[String]| {
+        let mut v: Vec<String> = v.to_vec();
+        v.sort();
+        v.join("|")
+    };
+    if norm(want) != norm(got) {
+        let show = |v: &[String]| {
+            if v.is_empty() {
+                "0".to_string()
+            } else {
+                v.join("|")
+            }
+        };
+        return Err(Stop::Fail(Failure {
+            line: 0,
+            message: format!(
+                "{name}: expected events {} but got {}",
+                show(want),
+                show(got)
+            ),
+            expected: Some(show(want)),
+            actual: Some(show(got)),
+        }));
+    }
+    Ok(())
 }
 
 /// The bytes of a `struct msghdr`'s `msg_iov(N)=[{..., len}, ...]`.
