@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 const WASM_PACKAGE = {
   group: ['**/engine/pkg/*', './pkg/*'],
   message:
-    'Only web/src/engine/worker.ts, conformWorker.ts and serve.ts load the wasm package; elsewhere talk to the engine through web/src/engine/bridge.ts.',
+    'Only web/src/engine/worker.ts, conformWorker.ts, jobsWorker.ts and serve.ts load the wasm package; elsewhere talk to the engine through web/src/engine/bridge.ts.',
 };
 
 export default defineConfig([
@@ -46,6 +46,7 @@ export default defineConfig([
     files: [
       'web/src/engine/worker.ts',
       'web/src/engine/conformWorker.ts',
+      'web/src/engine/jobsWorker.ts',
       'web/src/engine/serve.ts',
       'web/src/**/*.test.{ts,tsx}',
       'web/src/**/*.bench.ts',
@@ -84,6 +85,7 @@ export default defineConfig([
     files: [
       'web/src/engine/worker.ts',
       'web/src/engine/conformWorker.ts',
+      'web/src/engine/jobsWorker.ts',
       'web/src/engine/serve.ts',
     ],
     rules: {

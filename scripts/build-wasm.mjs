@@ -4,16 +4,18 @@
 //   node scripts/build-wasm.mjs --no-types wasm only (npm test checks the types on its own)
 //   node scripts/build-wasm.mjs --types    regenerate the types now (`npm run types`)
 //
-// wasm: two modules of engine/wasm, each `cargo build --profile wasm --target
+// wasm: three modules of engine/wasm, each `cargo build --profile wasm --target
 // wasm32-unknown-unknown -p sendpath-wasm` with its features, then `wasm-bindgen --target web
 // --remove-name-section --out-name NAME` into web/src/engine/pkg/ (gitignored), then binaryen's
 // `wasm-opt -O3` (the npm package `binaryen`, a build of it that runs in Node) over the module:
 //   sendpath_wasm     the default features (`site`): what every page loads (engine/worker.ts);
 //   sendpath_conform  `--no-default-features --features conform`: "Model vs Linux"'s exports,
 //                     loaded only by that view's worker (engine/conformWorker.ts), so that the
-//                     first load does not carry them.
+//                     first load does not carry them;
+//   sendpath_jobs     `--features jobs`: the site's exports and those of parameter sweeps and
+//                     pcap downloads, loaded only by those jobs' workers (engine/jobsWorker.ts).
 // Each is skipped when its output is newer than every engine source (.rs, Cargo.toml,
-// Cargo.lock, .cargo/config.toml). Both are the same cargo artifact (target/.../sendpath_wasm.wasm)
+// Cargo.lock, .cargo/config.toml). All are the same cargo artifact (target/.../sendpath_wasm.wasm)
 // built with other features, so each is handed to wasm-bindgen right after its own cargo build,
 // and its glue must have an export only it has (a concurrent build fails loudly, not silently).
 //
@@ -66,6 +68,7 @@ const MODULES = [
     features: ['--no-default-features', '--features', 'conform'],
     own: 'function conform_rows',
   },
+  { name: 'sendpath_jobs', features: ['--features', 'jobs'], own: 'function sweep_grid' },
 ];
 
 function buildWasm(module, newestSourceMs) {

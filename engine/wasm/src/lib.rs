@@ -23,6 +23,8 @@ pub mod session;
 pub mod site;
 #[cfg(feature = "conform")]
 pub mod site_conform;
+#[cfg(feature = "jobs")]
+pub mod site_jobs;
 
 /// The allocator of the wasm module: Talc instead of Rust's default dlmalloc, for the site's
 /// first load (the module is a few kB smaller) and for its re-runs (Talc is faster at the

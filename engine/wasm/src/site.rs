@@ -30,46 +30,6 @@ pub fn scenario_info(
     catalog::scenario_json(source, file, variant.as_deref(), &sets).map_err(|e| JsError::new(&e))
 }
 
-/// The checked grid of a sweep (JSON `SweepGrid`, see `jobs::sweep_grid`); the error names the
-/// key, the value or the metric.
-#[wasm_bindgen]
-pub fn sweep_grid(
-    source: &str,
-    file: &str,
-    variant: Option<String>,
-    sets: Vec<String>,
-    vary: Vec<String>,
-    metrics: Vec<String>,
-) -> Result<String, JsError> {
-    crate::jobs::sweep_grid(source, file, variant.as_deref(), &sets, &vary, &metrics)
-        .map(|g| serde_json::to_string(&g).expect("a grid encodes as JSON"))
-        .map_err(|e| JsError::new(&e))
-}
-
-/// The packets of a run from its start to `to_ns` as pcapng (see `jobs::pcap_file`).
-#[wasm_bindgen]
-pub fn pcap_file(
-    source: &str,
-    file: &str,
-    variant: Option<String>,
-    sets: Vec<String>,
-    to_ns: Option<f64>,
-    frames: &str,
-    snaplen: u32,
-) -> Result<Vec<u8>, JsError> {
-    let to_ns = to_ns.map(whole).transpose()?;
-    crate::jobs::pcap_file(
-        source,
-        file,
-        variant.as_deref(),
-        &sets,
-        to_ns,
-        frames,
-        snaplen,
-    )
-    .map_err(|e| JsError::new(&e))
-}
-
 /// A run driven in slices by the worker: see `session::Session`.
 #[wasm_bindgen]
 pub struct WasmSession {
@@ -178,7 +138,7 @@ impl WasmSession {
 }
 
 /// A JS number that must be a whole number of ns or events.
-fn whole(x: f64) -> Result<u64, JsError> {
+pub(crate) fn whole(x: f64) -> Result<u64, JsError> {
     if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= u64::MAX as f64 {
         Ok(x as u64)
     } else {

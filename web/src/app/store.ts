@@ -13,7 +13,7 @@ import type { Diagnostic } from '../capture/model';
 import type { DescribedRows, ReplayWindow } from '../capture/replay';
 import type { ScenarioMapping } from '../capture/scenario';
 import type { CaptureSource, ReplayHead } from '../capture/serve';
-import { startEngine, type EngineBridge } from '../engine/bridge';
+import { startEngine, startJobsEngine, type EngineBridge } from '../engine/bridge';
 import { currentLang } from '../i18n/current';
 import type { ScenarioInfo } from '../engine/generated/ScenarioInfo';
 import type { SweepGrid } from '../engine/generated/SweepGrid';
@@ -343,6 +343,7 @@ export class SiteStore {
     this.jobs?.terminate();
     this.jobsB?.terminate();
     this.cancelSweep();
+    this.pcapJobs?.terminate();
     this.loading?.close();
     this.replay?.close();
   }
@@ -976,6 +977,8 @@ export class SiteStore {
 
   // ---- parameter sweep ----
 
+  /** The worker of pcap downloads, started with the first. */
+  private pcapJobs: EngineBridge | null = null;
   /** The sweep's workers while it runs (cancel terminates them). */
   private sweepPool: EngineBridge[] = [];
   private sweepGen = 0;
@@ -992,28 +995,32 @@ export class SiteStore {
    */
   async runSweep(): Promise<void> {
     const settings = this.snap.state.sweep;
-    if (!settings || this.snap.sweep.running || !this.engine) return;
+    if (!settings || this.snap.sweep.running) return;
     const gen = ++this.sweepGen;
     const t0 = performance.now();
     const base = this.snap.state.a;
     this.set({ sweep: { ...emptySweep(), running: true, base } });
     let grid: SweepGrid;
     const req = await this.request(base);
+    // The first worker checks the grid; the others start once it is known to be good.
+    this.sweepPool = [startJobsEngine()];
     try {
-      grid = await this.engine.call('sweepGrid', {
+      grid = await this.sweepPool[0]!.call('sweepGrid', {
         ...req,
         vary: settings.vary,
         metrics: settings.metrics,
       });
     } catch (err) {
-      if (gen === this.sweepGen)
+      if (gen === this.sweepGen) {
+        this.stopSweepPool();
         this.set({ sweep: { ...this.snap.sweep, running: false, error: errorText(err) } });
+      }
       return;
     }
     if (gen !== this.sweepGen) return;
     const results: SweepResults = grid.points.map(() => null);
     const n = sweepWorkers(grid.points.length);
-    this.sweepPool = Array.from({ length: n }, () => startEngine());
+    while (this.sweepPool.length < n) this.sweepPool.push(startJobsEngine());
     this.set({ sweep: { ...this.snap.sweep, grid, results, workers: n } });
     let next = 0;
     let done = 0;
@@ -1070,13 +1077,13 @@ export class SiteStore {
 
   /**
    * The packets of side A's run from its start to the end of the window on screen, as pcapng
-   * (run in the full experiment's worker, so the page's own runs go on).
+   * (made in a jobs worker, started with the first download, so the page's own runs go on).
    */
   async pcapFile(frames: PcapRequest['frames']): Promise<Uint8Array> {
-    this.jobs ??= startEngine();
+    this.pcapJobs ??= startJobsEngine();
     const req = await this.request(this.snap.state.a);
     const toNs = this.snap.a.model?.summary.toNs ?? null;
-    return this.jobs.call('pcap', { ...req, toNs, frames, snaplen: 128 });
+    return this.pcapJobs.call('pcap', { ...req, toNs, frames, snaplen: 128 });
   }
 
   /**

@@ -17,6 +17,8 @@
 // "Model vs Linux" calls its verbs (conformExperiment, conformRows) the same way, through a
 // bridge of its own: startConformEngine() starts conformWorker.ts, which serves them from the
 // wasm module pkg/sendpath_conform.js (engine/wasm/src/site_conform.rs); no other page loads it.
+// Sweeps and pcap downloads run in workers of their own too (startJobsEngine(), jobsWorker.ts,
+// pkg/sendpath_jobs.js: the site's module with engine/wasm/src/site_jobs.rs's exports added).
 //
 // The worker posts { kind: 'ready', version } once the engine is instantiated (`ready` below),
 // or { kind: 'failed', error }. Requests sent before that wait in the worker and are answered
@@ -33,6 +35,7 @@ import type { Request, Verb, Verbs, WorkerMessage } from './protocol';
 // The built workers' URLs (Vite bundles each as a worker for these imports): the site's engine,
 // and "Model vs Linux"'s, with a wasm module of its own (only the URL is in this module).
 import conformWorkerUrl from './conformWorker.ts?worker&url';
+import jobsWorkerUrl from './jobsWorker.ts?worker&url';
 import workerUrl from './worker.ts?worker&url';
 
 /** What the bridge needs of a Worker (a MessagePort serves too, in tests). */
@@ -190,6 +193,15 @@ export function startEngineEarly(): void {
  */
 export function startConformEngine(): EngineBridge {
   return startWorker(conformWorkerUrl, 'sendpath-conform');
+}
+
+/**
+ * Starts an engine for sweeps and pcap downloads (jobsWorker.ts) in a new Web Worker: every
+ * simulator verb, `sweepGrid`, `sweepPoint` and `pcap` among them, in a wasm module that only
+ * these workers load.
+ */
+export function startJobsEngine(): EngineBridge {
+  return startWorker(jobsWorkerUrl, 'sendpath-jobs');
 }
 
 function startWorker(url: string, name: string): EngineBridge {

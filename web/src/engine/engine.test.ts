@@ -72,6 +72,12 @@ afterEach(() => {
 });
 
 describe('the engine behind the bridge', () => {
+  test('the module every page loads leaves the sweeps and pcap downloads to the jobs module', () => {
+    // engine/wasm/src/site_jobs.rs: 16 kB gzip that only jobsWorker.ts's module carries.
+    expect('sweep_grid' in wasm).toBe(false);
+    expect('pcap_file' in wasm).toBe(false);
+  });
+
   test('signals ready with the version of the Cargo workspace', async () => {
     expect(workspaceVersion).toBeDefined();
     const { bridge } = connect(loadWasm);

@@ -14,14 +14,21 @@ import type { SessionRequest } from './generated/SessionRequest';
 import type { SessionSummary } from './generated/SessionSummary';
 import type { SweepGrid } from './generated/SweepGrid';
 import type * as Conform from './pkg/sendpath_conform';
+import type * as Jobs from './pkg/sendpath_jobs';
 import type * as Wasm from './pkg/sendpath_wasm';
 import type { Request, Side, SideRequest, Verb, Verbs, WorkerMessage } from './protocol';
 
 /** The exports of the module every page loads, `sendpath_wasm` (engine/wasm/src/site.rs). */
 export type SiteModule = Pick<
   typeof Wasm,
-  'version' | 'engine_catalog' | 'scenario_info' | 'WasmSession' | 'sweep_grid' | 'pcap_file'
+  'version' | 'engine_catalog' | 'scenario_info' | 'WasmSession'
 >;
+
+/**
+ * The exports only the jobs module has, `sendpath_jobs` (engine/wasm/src/site_jobs.rs), which
+ * the workers of sweeps and pcap downloads load (jobsWorker.ts).
+ */
+export type JobsModule = Pick<typeof Jobs, 'sweep_grid' | 'pcap_file'>;
 
 /**
  * The exports of "Model vs Linux"'s own module, `sendpath_conform`
@@ -38,6 +45,7 @@ export type ConformModule = Pick<
  */
 export type EngineModule = Pick<SiteModule, 'version'> &
   Partial<SiteModule> &
+  Partial<JobsModule> &
   Partial<ConformModule>;
 
 /** `engine`'s export `name`, or an error saying which worker has it. */

@@ -3,14 +3,7 @@
 // "Model vs Linux" has a worker of its own with its own module (conformWorker.ts): the module
 // every page loads here does not carry that view's exports.
 
-import init, {
-  engine_catalog,
-  pcap_file,
-  scenario_info,
-  sweep_grid,
-  version,
-  WasmSession,
-} from './pkg/sendpath_wasm';
+import init, { engine_catalog, scenario_info, version, WasmSession } from './pkg/sendpath_wasm';
 import { siteHandlers, serveEngine, type Endpoint } from './serve';
 
 // `self` is a DedicatedWorkerGlobalScope (postMessage(message, transfer)); the site is typed
@@ -21,7 +14,7 @@ serveEngine(
     // With no argument, wasm-bindgen's init fetches `new URL('sendpath_wasm_bg.wasm',
     // import.meta.url)`, which Vite serves in development and emits as an asset in the build.
     await init();
-    return { version, engine_catalog, scenario_info, WasmSession, sweep_grid, pcap_file };
+    return { version, engine_catalog, scenario_info, WasmSession };
   },
   siteHandlers,
 );
