@@ -31,7 +31,7 @@ export const scenariosZh: Record<string, { title: string; summary: string }> = {
   'fq-pacing-autocorking': {
     title: 'fq 限速发送让自动封包更容易触发',
     summary:
-      '在 fq 作为 qdisc 的情况下重做自动封包实验（4 个数据流，每次写入 128 字节，10 Gbit/s）。关闭 pacing 时，fq 立即转发每个数据包：和 pfifo_fast 一样，发送方的 CPU 先耗尽，数据包只有 1 个 MSS。每个数据流限速 1 Gbit/s（tc qdisc fq maxrate 1gbit，约等于每个受限于 CPU 的数据流达到的速率）时，fq 把每个数据流的数据包扣到其发送时刻；在此期间 tcp_push 发现该数据流仍有数据包在 qdisc 中，于是自动封包，末尾 skb 增长到数十个 MSS。限速高于发送方所能达到的速率时，数据包被扣住的时间太短，几乎没有影响。',
+      '在 fq 作为 qdisc 的情况下重做自动封包实验（4 个数据流，每次写入 128 字节），链路为发送方无法填满的 40 Gbit/s。关闭 pacing 时，fq 立即转发每个数据包：发送方的 CPU 先耗尽，数据包大约只有 1 个 MSS。每个数据流限速 2.5 Gbit/s（tc qdisc fq maxrate 2500mbit，约等于每个受限于 CPU 的数据流达到的速率）时，fq 把每个数据流的数据包扣到其发送时刻；在此期间 tcp_push 发现该数据流仍有数据包在 qdisc 中，于是自动封包，末尾 skb 增长到数十个 MSS。限速高于发送方所能达到的速率时，数据包被扣住的时间太短，几乎没有影响。',
   },
 };
 

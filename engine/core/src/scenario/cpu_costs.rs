@@ -11,15 +11,26 @@
 //! send-path layer on its call chain (`breakdown.py`), the layer times are scaled to the
 //! process's CPU time (`getrusage`) and divided by the run's counts (writes, bytes, and the
 //! nstat counters `IpOutRequests`, `TcpOutSegs`, `TcpInSegs`, `BTcpOutSegs`, IPIs from
-//! `/proc/interrupts` CAL) (`costs.py`). Each figure is the median over 2..3 runs; the machine
-//! was shared, so single runs scatter by ±30 %. The workloads: 128-byte writes with
+//! `/proc/interrupts` CAL) (`costs.py`). The workloads: 128-byte writes with
 //! `TCP_NODELAY` and `tcp_autocorking=0` (about one packet per write), 128-byte writes with
 //! `TCP_CORK` (appends, MSS packets cut by `tso_fragment`), 64 KB writes (bytes, 30-segment TSO
 //! skbs), the same with a `pfifo_fast` qdisc on the veth, and with TSO off (software GSO).
 //!
-//! This VM is slower per operation than the 2013 bare-metal hosts of the seed commits (its
-//! `getppid()` takes 186..254 ns; syscall entry costs more under a hypervisor and with 6.x
-//! mitigations); the table is this machine's, not theirs.
+//! Quiet machine. The first table (2026-11-24) was measured while other jobs shared the two
+//! vCPUs (load average 2..3); re-measured on 2026-11-25 with every other process frozen (load
+//! average 0.4..0.9), the same operations cost 2..7x less (`getppid()` 75 ns against 186..254,
+//! a context switch 658 ns against 1303..1921, a new skb 43 ns against 321): the loaded figures
+//! carried other jobs' cache and TLB misses. The sender-side fields and the receiver's read,
+//! copy and ACK transmit are the quiet medians over 3 runs per workload (12 runs of 128-byte
+//! writes for the per-call fields); `tx_irq_ns`, `tx_clean_ns`, `ack_rcv_ns`, `rx_skb_ns`,
+//! `rx_seg_ns` and `rx_irq_ns` keep the first table's figures, because with RPS the quiet
+//! profiles charge the sender's CPU for sending the RPS IPIs (a VM exit each, about half the
+//! sender's samples) and the receive-side layers could not be separated from that. The quiet
+//! runs fall into two states of this VM that the medians mix: in some a write system call costs
+//! 60..110 ns and `tcp_write_xmit` without a send 47 ns per write, in others about 270 and 148.
+//!
+//! The table is this machine's (a VM: syscall entry costs more under a hypervisor and with 6.x
+//! mitigations), not the 2013 bare-metal hosts' of the seed commits.
 //!
 //! Not measurable here, and therefore estimates (each says so on its field): the NIC's MMIO
 //! doorbell, a NIC driver's descriptor work (veth's `veth_xmit` stands in), the TX-completion
@@ -32,83 +43,90 @@
 pub struct CpuCosts {
     // --- sender, per system call -------------------------------------------------------
     /// Entry and exit of one `write`/`send`/`recv` system call with VFS and socket dispatch
-    /// and the libc wrapper. Measured: 263 ns (cork runs), 312 ns (nodelay runs) median;
-    /// `getppid()` alone 186..254 ns.
+    /// and the libc wrapper. Measured (quiet): 102 ns, median of 12 runs of 128-byte writes
+    /// (56..283); `getppid()` alone 75 ns.
     pub syscall_ns: u64,
     /// `tcp_sendmsg` per call: `lock_sock`, `tcp_send_mss`/size_goal, the copy loop's fixed
-    /// part, `release_sock`. Measured: 306 / 369 ns median (128-byte writes).
+    /// part, `release_sock`. Measured (quiet): 190 ns, median of 12 runs of 128-byte writes (83..217).
     pub sendmsg_ns: u64,
     /// Copying user data (`_copy_from_iter` and friends): a fixed part per copy plus a part
-    /// per byte. Measured: 36..43 ns for 128 B, 86..121 ps/B for 64 KB writes.
+    /// per byte. Measured (quiet): 51 ps/B for 64 KB writes (34..63); 17 ns for 128 B (median of
+    /// 12 runs), of which 10 ns is the fixed part.
     pub copy_call_ns: u64,
     pub copy_ps_per_byte: u64,
     /// `tcp_stream_alloc_skb` + `tcp_skb_entail`: a new skb in the write queue (also the new
-    /// skb `tso_fragment` makes). Measured: 321 ns median (nodelay runs).
+    /// skb `tso_fragment` makes). Measured (quiet): 43 ns median (nodelay runs, 35..51).
     pub skb_alloc_ns: u64,
     // --- sender, per skb transmitted ---------------------------------------------------
     /// One skb through `tcp_write_xmit`'s loop, `__tcp_transmit_skb` (clone, headers) and
-    /// `ip_queue_xmit`/`ip_output`. Measured: 1047 ns median (1-segment skbs), 906 ns (TSO
-    /// skbs of 30 segments).
+    /// `ip_queue_xmit`/`ip_output`. Measured (quiet): 365 ns median (1-segment skbs, nodelay
+    /// runs, 283..390), 360 ns (TSO skbs of 30 segments).
     pub tcp_xmit_ns: u64,
     /// A `tcp_write_xmit` call that sends nothing (Nagle, TSQ, cwnd, TSO deferral hold its
     /// head): `tcp_mstamp_refresh`, `tcp_tso_segs`, the tests of the loop's first pass and
-    /// `tcp_cwnd_validate`. What autocorking saves per write it holds. Measured: 60 ns median
-    /// (58, 60 and 136 ns) of `tcp_write_xmit`'s own time per `write()` in runs of 128-byte
-    /// writes with Nagle on and autocorking off, where 91 % of the calls send nothing
+    /// `tcp_cwnd_validate`. What autocorking saves per write it holds. Measured (quiet): 148 ns
+    /// median (47, 148 and 148 ns) of `tcp_write_xmit`'s own time per `write()` in runs of
+    /// 128-byte writes with Nagle on and autocorking off, where 90 % of the calls send nothing
     /// (`profile.sh wx1 0 4 -m 128`), so a slight overestimate.
     pub write_xmit_call_ns: u64,
     /// Extra work when `tcp_write_xmit` cuts the skb with `tso_fragment` (the new skb's
-    /// allocation is `skb_alloc_ns`). Measured: 1760 ns per packet in the `TCP_CORK` runs,
-    /// where every packet is cut, against 1047 ns: about 700 ns.
+    /// allocation is `skb_alloc_ns`). Measured (quiet): 524 ns per packet in the `TCP_CORK` runs,
+    /// where every packet is cut, against 365 ns: about 160 ns.
     pub tso_fragment_ns: u64,
-    /// `__dev_queue_xmit` without a qdisc (noqueue) and the neighbour output. Measured: 136
-    /// ns median.
+    /// `__dev_queue_xmit` without a qdisc (noqueue) and the neighbour output. Measured (quiet):
+    /// 48 ns median.
     pub dev_xmit_ns: u64,
     /// The qdisc path on top of that: enqueue, `__qdisc_run`, dequeue, `sch_direct_xmit`,
-    /// locks. Measured with pfifo_fast on the veth: dev layer 276 ns (vs 136) plus 64 ns in
-    /// the pfifo_fast functions: about 200 ns.
+    /// locks. Measured (quiet) with pfifo_fast on the veth: dev layer 65 ns (vs 48) plus 34 ns in
+    /// the pfifo_fast functions: about 50 ns. (tbf's watchdog, which costs far more in this VM,
+    /// is not charged: see the conformance known failures of `autocork-tbf1g-*`.)
     pub qdisc_ns: u64,
-    /// The driver's `ndo_start_xmit` per descriptor. Stand-in measured: `veth_xmit` 305..325
-    /// ns (it hands the skb to the peer's backlog and sends an RPS IPI instead of writing a
+    /// The driver's `ndo_start_xmit` per descriptor. Stand-in measured (quiet): `veth_xmit` 129 ns
+    /// (117..141) (it hands the skb to the peer's backlog and sends an RPS IPI instead of writing a
     /// descriptor and mapping DMA). Estimate for a NIC.
     pub driver_xmit_ns: u64,
     /// The MMIO doorbell once per batch. Not measurable here (veth has none): 0, its cost is
     /// inside `driver_xmit_ns`. Estimate.
     pub doorbell_ns: u64,
-    /// Software GSO (`skb_segment`) per segment produced, TSO off. Measured: 248 ns median
-    /// (209..426).
+    /// Software GSO (`skb_segment`) per segment produced, TSO off. Measured (quiet): 92 ns
+    /// median (65..129).
     pub gso_segment_ns: u64,
     // --- sender, TX completion ---------------------------------------------------------
     /// A TX-completion interrupt and its NAPI poll entry/exit. Stand-in measured: an RPS IPI
-    /// with its NET_RX softirq entry on this VM, 610..1312 ns per IPI, median ≈ 1100 ns.
-    /// Estimate for a NIC MSI-X interrupt.
+    /// with its NET_RX softirq entry on this VM, 610..1312 ns per IPI, median ≈ 1100 ns (first
+    /// table, loaded machine; not re-measured). Estimate for a NIC MSI-X interrupt.
     pub tx_irq_ns: u64,
     /// Cleaning one TX descriptor: `napi_consume_skb` of the clone, `tcp_wfree`. Measured
-    /// analog: freeing a received clone on the receiving CPU, 74..119 ns per skb; 120 ns.
+    /// analog: freeing a received clone on the receiving CPU, 74..119 ns per skb; 120 ns (first
+    /// table, loaded machine; quiet runs 16..108 ns).
     pub tx_clean_ns: u64,
     // --- sender, ACK processing --------------------------------------------------------
     /// One incoming ACK: receive softirq, `ip_rcv`, `tcp_v4_rcv`, `tcp_ack` (without freeing
     /// the acked skbs). Measured: 2365 ns median per ACK in the cork runs, where an ACK
-    /// freed ~4 skbs at `rtx_free_ns`: about 1400 ns.
+    /// freed ~4 skbs at `rtx_free_ns`: about 1400 ns (first table, loaded machine; the quiet
+    /// profiles mix it with the RPS IPIs the sender's CPU sends, see the module header).
     pub ack_rcv_ns: u64,
     /// Freeing one acknowledged skb from the retransmit queue (`tcp_clean_rtx_queue`).
-    /// Measured: 196..279 ns per skb (small skbs); 64 KB skbs with page frags 944..1268 ns.
+    /// Measured (quiet): 111 ns per skb (cork runs, MSS skbs, 43..197); 64 KB skbs with page
+    /// frags 351..731 ns.
     pub rtx_free_ns: u64,
     // --- scheduling --------------------------------------------------------------------
     /// One context switch with its wakeup (a sleep in `sk_stream_wait_memory` or `recv`
     /// costs two). Measured: two processes on one CPU bouncing a byte over pipes (lmbench
-    /// `lat_ctx` method, `syscall_cost ctx`), 1303..1921 ns per switch.
+    /// `lat_ctx` method, `syscall_cost ctx`), quiet: 658 ns per switch (651..669, 3 runs).
     pub ctx_switch_ns: u64,
     /// From `sk_data_ready` / `sk_stream_write_space` waking a task that sleeps on another CPU
     /// to that task running (`try_to_wake_up`: the IPI, the idle exit, the switch in). Time the
-    /// woken task waits, not CPU work it does. Measured: 25 µs median (18 µs p10, 41 µs p90) for a
-    /// pipe wake-up between this VM's two vCPUs, 1.5 µs on the same CPU (`wake.c` in
-    /// tools/measure-cpu-costs; the machine was loaded, load average 7).
+    /// woken task waits, not CPU work it does. Measured (quiet): 46 µs median (42.7, 46.9, 46.4
+    /// µs over 3 runs; p10 35 µs, p90 61 µs) for a pipe wake-up between this VM's two vCPUs, 1.4
+    /// µs on the same CPU (`wake.c` in tools/measure-cpu-costs). An idle vCPU has halted and the
+    /// hypervisor must run it again: on the loaded machine (load average 7) the same wake-up took
+    /// 25 µs.
     pub wakeup_ns: u64,
     // --- receiver ----------------------------------------------------------------------
     /// One skb (after GRO) through the receive path: `process_backlog`/`netif_receive_skb`,
     /// `ip_rcv`, `tcp_v4_rcv`, queueing to the socket. Measured: 234..352 ns median (small
-    /// skbs), 661 ns (64 KB skbs).
+    /// skbs), 661 ns (64 KB skbs) (first table, loaded machine; not re-measured).
     pub rx_skb_ns: u64,
     /// The NIC driver's per-frame RX work and the GRO merge, per wire segment. Not measurable
     /// on veth (whole GSO skbs, GRO off). Estimate: 120 ns, the order of one skb head
@@ -118,48 +136,48 @@ pub struct CpuCosts {
     /// on this VM per RPS IPI, median ≈ 1100 ns).
     pub rx_irq_ns: u64,
     /// `tcp_recvmsg` per call beyond the system call: lock, queue walk, freeing the consumed
-    /// skbs, `tcp_cleanup_rbuf`. Measured: 1167 ns per read (cork runs) including the system
-    /// call: about 900 ns.
+    /// skbs, `tcp_cleanup_rbuf`. Measured (quiet): 301 ns per read (cork runs, 260..515) including
+    /// the system call: about 200 ns.
     pub recvmsg_ns: u64,
-    /// Copy to user per byte on receive. Measured: 170 ps/B median (64 KB reads).
+    /// Copy to user per byte on receive. Measured (quiet): 151 ps/B median (64 KB reads).
     pub recv_copy_ps_per_byte: u64,
-    /// Building and sending one pure ACK (`__tcp_send_ack` through the device). Measured:
-    /// 393..2658 ns per ACK, median over 9 runs 1039 ns.
+    /// Building and sending one pure ACK (`__tcp_send_ack` through the device). Measured
+    /// (quiet): 136..1483 ns per ACK, median over 9 runs 412 ns.
     pub ack_xmit_ns: u64,
     /// `loopback_xmit` per skb (the receive side is charged as `rx_skb_ns`). Stand-in
-    /// measured: `veth_xmit`, which does the same hand-over to a backlog.
+    /// measured: `veth_xmit` (quiet, 129 ns), which does the same hand-over to a backlog.
     pub loopback_xmit_ns: u64,
 }
 
 impl CpuCosts {
     /// The table measured on this project's build machine (see the module header).
     pub const MEASURED_6_18_VM: CpuCosts = CpuCosts {
-        syscall_ns: 260,
-        sendmsg_ns: 330,
-        copy_call_ns: 24,
-        copy_ps_per_byte: 110,
-        skb_alloc_ns: 320,
-        tcp_xmit_ns: 1050,
-        write_xmit_call_ns: 60,
-        tso_fragment_ns: 700,
-        dev_xmit_ns: 140,
-        qdisc_ns: 200,
-        driver_xmit_ns: 315,
+        syscall_ns: 100,
+        sendmsg_ns: 190,
+        copy_call_ns: 10,
+        copy_ps_per_byte: 51,
+        skb_alloc_ns: 43,
+        tcp_xmit_ns: 365,
+        write_xmit_call_ns: 148,
+        tso_fragment_ns: 160,
+        dev_xmit_ns: 48,
+        qdisc_ns: 50,
+        driver_xmit_ns: 130,
         doorbell_ns: 0,
-        gso_segment_ns: 250,
+        gso_segment_ns: 92,
         tx_irq_ns: 1100,
         tx_clean_ns: 120,
         ack_rcv_ns: 1400,
-        rtx_free_ns: 250,
-        ctx_switch_ns: 1500,
-        wakeup_ns: 25_000,
+        rtx_free_ns: 110,
+        ctx_switch_ns: 658,
+        wakeup_ns: 46000,
         rx_skb_ns: 300,
         rx_seg_ns: 120,
         rx_irq_ns: 1100,
-        recvmsg_ns: 900,
-        recv_copy_ps_per_byte: 170,
-        ack_xmit_ns: 1040,
-        loopback_xmit_ns: 315,
+        recvmsg_ns: 200,
+        recv_copy_ps_per_byte: 150,
+        ack_xmit_ns: 412,
+        loopback_xmit_ns: 130,
     };
 
     /// No CPU cost at all (the CPU model switched off).

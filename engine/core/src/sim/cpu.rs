@@ -128,11 +128,11 @@ mod tests {
     #[test]
     fn the_measured_write_cost_of_128_bytes_is_syscall_plus_sendmsg_plus_copy() {
         let c = CpuCosts::MEASURED_6_18_VM;
-        // 260 + 330 + 24 + 128 * 0.110 = 628 ns.
-        assert_eq!(c.write_call_ns(128), 628);
+        // 100 + 190 + 10 + 128 * 0.051 = 306 ns.
+        assert_eq!(c.write_call_ns(128), 306);
         assert_eq!(
             c.scaled(1, 2).write_call_ns(128),
-            130 + 165 + 12 + 128 * 55 / 1000
+            50 + 95 + 5 + 128 * 25 / 1000
         );
     }
 }
