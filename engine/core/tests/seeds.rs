@@ -268,6 +268,26 @@ fn notsent_lowat_makes_each_of_200_writers_wake_several_times_as_often() {
     assert!(ratio > 3.0, "on/off context switches {ratio:.2}");
 }
 
+const SINGLE_FLOW_RATE: &str = "the single netperf flow of 16 KB writes is bound by its \
+receiver's CPU in the model (one core busy, the sender's 0.44) at about 31.6 Gbit/s with this \
+VM's measured per-byte and per-skb costs, where the commit's 2013 host reached 17.4 Gbit/s; the \
+commit gives no CPU figures for this run, so which cost of its hardware made the difference is \
+not known";
+
+#[test]
+fn notsent_lowat_barely_changes_a_single_flows_throughput() {
+    let off = run("notsent-lowat.toml", Some("single_off"), &[]);
+    let on = run("notsent-lowat.toml", Some("single_on"), &[]);
+    // The commit: 17321 vs 17448 Mbit/s (-0.7 %).
+    within(
+        stream_mbps(&on) / stream_mbps(&off),
+        17321.0 / 17448.0,
+        0.03,
+    )
+    .unwrap();
+    known_failure(SINGLE_FLOW_RATE, within(stream_mbps(&off), 17448.0, 0.15));
+}
+
 #[test]
 fn notsent_lowat_makes_a_single_writer_wake_about_six_times_as_often() {
     let off = run(
