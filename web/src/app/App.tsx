@@ -16,6 +16,7 @@ import { Header } from './Header';
 import { msg } from '../i18n/messages';
 import { CaptureStatus, DropZone } from './Native';
 import { ScenarioEditor } from './ScenarioFile';
+import { titleWithSets } from '../model/title';
 import { KeyList } from './KeyList';
 import { Legend } from './Legend';
 import { Pipeline } from './pipeline/Pipeline';
@@ -266,9 +267,17 @@ function Page({ intro }: { intro: ReactNode }) {
             <>
               <h2 id="scenario-h">
                 {info
-                  ? scenarioText(currentLang(), site.state.a.scenario, info).title
+                  ? titleWithSets(
+                      scenarioText(currentLang(), site.state.a.scenario, info).title,
+                      site.state.a.sets,
+                    )
                   : site.state.a.scenario}
               </h2>
+              {site.state.a.sets.length > 0 && (
+                <p className="muted" data-testid="changed-keys">
+                  {msg.run.changedFromFile(site.state.a.sets.join(', '))}
+                </p>
+              )}
               {info && (
                 <p className="summary">
                   {scenarioText(currentLang(), site.state.a.scenario, info).summary}

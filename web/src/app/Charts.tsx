@@ -214,6 +214,13 @@ const Throughput = memo(function Throughput({
   );
 });
 
+/** Which lines are A and which B, in every chart of an A/B view: a chart is often read alone. */
+function sideItems(runs: SideModel[]): { label: string; cls: string }[] {
+  return runs.length > 1
+    ? runs.map((r) => ({ label: msg.run.sideLabel(r.side), cls: `side-${r.side} s-main` }))
+    : [];
+}
+
 function label(runs: SideModel[], side: Side): string {
   return runs.length > 1 ? `${msg.run.sideLabel(side)}: ` : '';
 }
@@ -289,6 +296,8 @@ const Queues = memo(function Queues({
           { label: msg.charts.nic, cls: 's-nic' },
           { label: msg.charts.wmem, cls: 's-wmem' },
           { label: `${msg.charts.tsqLimit} (net.ipv4.tcp_limit_output_bytes)`, cls: 's-limit' },
+
+          ...sideItems(runs),
         ]}
       />
     </figure>
@@ -353,6 +362,8 @@ const Cwnd = memo(function Cwnd({
         items={[
           { label: msg.charts.cwndSeries, cls: 's-cwnd' },
           { label: msg.charts.pacing, cls: 's-pacing' },
+
+          ...sideItems(runs),
         ]}
       />
     </figure>
@@ -424,6 +435,7 @@ const Histogram = memo(function Histogram({
           </g>
         ))}
       </svg>
+      {runs.length > 1 && <Legend items={sideItems(runs)} />}
     </figure>
   );
 });
@@ -500,6 +512,8 @@ const Stevens = memo(function Stevens({
           { label: msg.charts.stevensSeries.sent, cls: 's-sent' },
           { label: msg.charts.stevensSeries.acked, cls: 's-acked' },
           { label: msg.charts.stevensSeries.written, cls: 's-written' },
+
+          ...sideItems(runs),
         ]}
       />
     </figure>

@@ -15,6 +15,11 @@ import { CAPTURE_OPTION, OpenRecording, openSample, SampleOptions } from './Nati
 import { OpenScenario } from './ScenarioFile';
 import { entryOf, isUserScenario } from '../model/scenarioIndex';
 
+/** The kernel "Compare kernels" puts on side B: today's, or 3.14 when A already runs it. */
+function otherKernel(kernel: string): string {
+  return kernel === '6.18' ? '3.14' : '6.18';
+}
+
 export function Header() {
   const site = useSite();
   const store = useStore();
@@ -151,6 +156,14 @@ export function Header() {
             <button type="button" onClick={() => store.compare()}>
               {h.fork}
             </button>
+            {site.a.info && (
+              <button
+                type="button"
+                onClick={() => store.compareKernels(otherKernel(site.a.info!.kernel))}
+              >
+                {h.compareKernels(otherKernel(site.a.info.kernel))}
+              </button>
+            )}
           </>
         )}
         <label className="inline">

@@ -763,6 +763,15 @@ export class SiteStore {
     }));
   }
 
+  /** B becomes A on another kernel: the same file, variant and overrides, `kernel=KERNEL`. */
+  compareKernels(kernel: string): void {
+    this.change((s) => ({
+      ...s,
+      b: { ...s.a, sets: withSet(s.a.sets, 'kernel', kernel) },
+      edit: 'b',
+    }));
+  }
+
   closeCompare(): void {
     this.change((s) => ({ ...s, b: null, edit: 'a' }));
   }

@@ -26,6 +26,7 @@ export const en = {
     fileAsWritten: '(the file as written)',
     compare: 'Compare A/B',
     compareWith: (label: string) => `Compare with “${label}”`,
+    compareKernels: (kernel: string) => `Compare kernels: B on ${kernel}`,
     fork: 'Fork into B',
     closeCompare: 'Stop comparing',
     theme: 'Theme',
@@ -48,6 +49,8 @@ export const en = {
     truncated: 'The trace hit its limit: events after its last record are missing.',
     shownIsBase: (e: string) =>
       `The settings in the link were not applied (${e}); the run shown is the scenario as written.`,
+    changedFromFile: (sets: string) =>
+      `Changed from the file (the text below describes the file as written): ${sets}`,
     urlProblems: 'Parts of the link were ignored:',
     warnings: 'Engine warnings',
     sideLabel: (side: string) => (side === 'a' ? 'A' : 'B'),
