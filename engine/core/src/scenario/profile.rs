@@ -298,7 +298,7 @@ pub static SWITCHES: &[Switch] = &[
     },
     Switch {
         name: "pingpong",
-        commit: "4a41f453bedf (5.1, a counter); tcp_pingpong_thresh (6.6)",
+        commit: "4a41f453bedf (5.1, a counter to 3; reverted to 1 by 4d8f24eeedc5 in 5.19); tcp_pingpong_thresh (6.6)",
         what: "interactive (pingpong) detection on the receiver: a boolean, or a counter against tcp_pingpong_thresh",
         value: |p| format!("{:?}", p.pingpong),
         evidence: "pingpong_delacks",

@@ -164,7 +164,8 @@ fn tcp_rcv_synrecv(w: &mut Stack, sk: SockId, pkt: &Packet) {
         let tp = &mut w.socks[sk as usize];
         let rtt_us = (now - tp.syn_sent_ns) / 1000;
         tp.snd_una = 1;
-        tp.snd_wnd = pkt.window as u64 * (1 << tp.snd_wscale);
+        // `Packet.window` is in bytes already (the sender scaled it back), as everywhere else.
+        tp.snd_wnd = pkt.window as u64;
         tp.snd_wl1 = pkt.seq;
         let host = tp.host;
         w.mib(host).inc(Mib::TcpPassiveOpens);
@@ -1828,6 +1829,26 @@ mod tests {
     use crate::sim::testkit::established;
 
     const MSS: u32 = 1448;
+
+    #[test]
+    fn the_passive_side_takes_the_third_acks_window_in_bytes() {
+        // Packet.window carries bytes (the sender scaled its field back): the accepting side
+        // must not shift it by its window scale again.
+        for kernel in ["3.14", "6.18"] {
+            let w = established(kernel, "");
+            let (active, passive) = (&w.socks[0], &w.socks[1]);
+            assert!(
+                passive.snd_wscale > 0,
+                "{kernel}: window scaling negotiated"
+            );
+            assert!(
+                passive.snd_wnd <= active.rcv_wnd,
+                "{kernel}: snd_wnd {} against the {} B the connecting side offered",
+                passive.snd_wnd,
+                active.rcv_wnd
+            );
+        }
+    }
 
     /// A data packet from socket 0 to socket 1 carrying `[seq, seq + len)`.
     fn data(w: &Stack, len: u32, segs: u32, flags: u8) -> Packet {
