@@ -75,6 +75,9 @@ struct Args {
     kernels: Vec<String>,
 }
 
+/// The commands whose options `options_of` lists.
+const COMMANDS: [&str; 7] = ["run", "trace", "skb", "diff", "bench", "compare", "keys"];
+
 /// The options each command takes; any other is an error naming the option and the command.
 fn options_of(cmd: &str) -> Option<&'static [&'static str]> {
     Some(match cmd {
@@ -135,27 +138,11 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
             _ => (arg.clone(), None),
         };
         if name.starts_with("--") && !allowed.contains(&name.as_str()) {
-            let known = [
-                "--variant",
-                "--set",
-                "--json",
-                "--show-config",
-                "--limit",
-                "--markdown",
-                "--pcap",
-                "--pcap-frames",
-                "--pcap-snaplen",
-                "--at",
-                "--csv",
-                "--interval",
-                "--sk",
-                "--skb",
-                "--func",
-                "--from",
-                "--to",
-                "--kernel",
-            ];
-            let what = if known.contains(&name.as_str()) {
+            let known = COMMANDS
+                .iter()
+                .filter_map(|c| options_of(c))
+                .any(|opts| opts.contains(&name.as_str()));
+            let what = if known {
                 format!("sendpath {cmd}: {name} is not an option of {cmd}")
             } else {
                 format!("sendpath {cmd}: unknown option {name}")

@@ -4,20 +4,9 @@
 
 mod common;
 
-use std::process::Output;
-
 use common::sendpath;
+use common::stdout_ok as stdout;
 use serde_json::Value;
-
-fn stdout(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
 
 /// A short autocorking run: 4 flows of 128-byte writes for 5 ms.
 const AUTOCORK: [&str; 4] = [

@@ -1,6 +1,8 @@
 //! `sendpath sweep`: the grid on several threads gives what one thread gives, in grid order;
 //! the table, CSV and JSON carry the same numbers; a bad key or metric exits 2 naming it.
 
+mod common;
+use common::stdout_ok as stdout;
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -12,16 +14,6 @@ fn sendpath(args: &[&str]) -> Output {
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .output()
         .expect("sendpath runs")
-}
-
-fn stdout(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout.clone()).unwrap()
 }
 
 /// Autocorking on and off, three write sizes, 3 ms each.

@@ -11,3 +11,15 @@ pub fn sendpath(args: &[&str]) -> Output {
         .output()
         .expect("sendpath runs")
 }
+
+/// The standard output of a run that must have succeeded (its exit code and standard error in
+/// the failure message otherwise).
+pub fn stdout_ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "exit {:?}: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
