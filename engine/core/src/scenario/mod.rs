@@ -397,7 +397,20 @@ impl Scenario {
             // A veth has no line rate and no wire: as on loopback, only the CPU takes time.
             return Err(err(
                 Some("cpu.model".into()),
-                "\"free\" with link.kind = \"veth\" and app.kind = \"tcp_stream\": a veth has no line rate, so only the CPU takes time and the stream would move unlimited data at t = 0; use cpu.model = \"reference\" (cpu.speed_percent makes it faster), or a forwarder (link.delay_us)".into(),
+                "\"free\" with link.kind = \"veth\" and app.kind = \"tcp_stream\": a veth has no line rate, so only the CPU takes time and the stream would move unlimited data at t = 0; use cpu.model = \"reference\" (cpu.speed_percent makes it faster), or a bottleneck (path.bottleneck_mbit)".into(),
+            ));
+        }
+        if cfg.link.forwarder
+            && cfg.link.bottleneck_bps == 0
+            && cfg.app.kind == AppKind::TcpStream
+            && cfg.hosts.iter().any(|h| !h.cpu.costs)
+        {
+            // The lab's forwarder holds each frame for the delay but serialises nothing: without
+            // the CPU's costs a stream moves a whole window per round trip, whatever the window
+            // (160 Gbit/s at link.delay_us = 1), and its run has no size a rate can bound.
+            return Err(err(
+                Some("cpu.model".into()),
+                "\"free\" with link.kind = \"veth\" through the forwarder (link.delay_us) and app.kind = \"tcp_stream\": the forwarder has no rate unless path.bottleneck_mbit sets one, so only the delay takes time and the stream would move a whole window per round trip; use cpu.model = \"reference\", or set path.bottleneck_mbit".into(),
             ));
         }
         let (packets, how) = cfg.run_size();
@@ -1117,24 +1130,29 @@ pub struct Config {
 impl Config {
     /// How many MSS-sized packets the run carries at most, and the keys that say so in words
     /// (`sim.duration_ms = 600000 at 800000 Mbit/s`): the path's rate over the duration, or the
-    /// flows' bytes if fewer ([`MAX_RUN_PACKETS`]).
+    /// flows' bytes if fewer ([`MAX_RUN_PACKETS`]); with `cpu.model = "free"`, a stream's
+    /// sub-MSS writes count as packets too (nothing else bounds how many it makes).
     pub fn run_size(&self) -> (u64, String) {
         let mss = u64::from(self.link.mtu.saturating_sub(52).max(1));
         let secs = self.duration_ns as f64 / 1e9;
         let dur_ms = self.duration_ns / 1_000_000;
-        let (rate_bps, rate_how) = if self.link.loopback || (self.link.veth && !self.link.forwarder)
-        {
-            (
-                40e9,
-                "40 Gbit/s (what a CPU moves over lo or veth)".to_string(),
-            )
-        } else {
-            let mut r = self.link.rate_bps;
-            if self.link.bottleneck_bps > 0 {
-                r = r.min(self.link.bottleneck_bps);
-            }
-            (r as f64, format!("{} Mbit/s", r / 1_000_000))
-        };
+        let (rate_bps, rate_how) =
+            if self.link.loopback || (self.link.veth && self.link.bottleneck_bps == 0) {
+                (
+                    40e9,
+                    "40 Gbit/s (what a CPU moves over lo or veth)".to_string(),
+                )
+            } else {
+                let mut r = self.link.rate_bps;
+                if self.link.bottleneck_bps > 0 {
+                    r = if self.link.veth {
+                        self.link.bottleneck_bps
+                    } else {
+                        r.min(self.link.bottleneck_bps)
+                    };
+                }
+                (r as f64, format!("{} Mbit/s", r / 1_000_000))
+            };
         let by_rate = (secs * rate_bps / 8.0 / mss as f64) as u64;
         let flows = u64::from(self.app.flows.max(1));
         let by_app = match self.app.kind {
@@ -1150,13 +1168,28 @@ impl Config {
             ),
             _ => None,
         };
-        match by_app {
+        let (packets, how) = match by_app {
             Some(n) if n < by_rate => (
                 n,
                 format!("app.flows = {flows} x app.bytes = {}", self.app.bytes),
             ),
             _ => (by_rate, format!("sim.duration_ms = {dur_ms} at {rate_how}")),
+        };
+        // Without the CPU's costs a write takes no time, so a stream's writes are bounded only by
+        // the bytes it moves: 1-byte writes at 10 Gbit/s are 1.25 G system calls a second, each
+        // an event of its own.
+        let free_cpu = self.hosts.iter().any(|h| !h.cpu.costs);
+        if free_cpu && self.app.kind == AppKind::TcpStream && self.app.write_size_bytes < mss {
+            let writes = packets.saturating_mul(mss) / self.app.write_size_bytes.max(1);
+            return (
+                packets.saturating_add(writes),
+                format!(
+                    "{how}, with each {}-byte write counted as a packet (cpu.model = \"free\": writes take no time),",
+                    self.app.write_size_bytes
+                ),
+            );
         }
+        (packets, how)
     }
 }
 
