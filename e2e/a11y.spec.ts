@@ -143,3 +143,47 @@ for (const colorScheme of ['light', 'dark'] as const)
     await expect(page.getByRole('dialog', { name: 'Keys' })).toBeVisible();
     expect(await seriousViolations(page), 'keys').toEqual([]);
   });
+
+for (const colorScheme of ['light', 'dark'] as const)
+  test(`on a phone, About, the lesson list and Model vs Linux have no serious accessibility violation, and their wide tables scroll from the keyboard (${colorScheme})`, async ({
+    browser,
+  }) => {
+    // At 390 px their tables are wider than the screen and scroll in a box of their own: a box
+    // a keyboard cannot reach is a serious violation (scrollable-region-focusable).
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      colorScheme,
+      baseURL: test.info().project.use.baseURL,
+    });
+    const page = await context.newPage();
+    for (const q of ['?view=about&lang=en', '?view=lessons&lang=en', '?view=conform&lang=en']) {
+      await page.goto(`./${q}`);
+      await expect(page.locator('footer')).toBeVisible();
+      if (q.includes('about')) await expect(page.locator('article h2').first()).toBeVisible();
+      if (q.includes('conform')) await expect(page.locator('.conform-table').first()).toBeVisible();
+      expect(await seriousViolations(page), q).toEqual([]);
+    }
+
+    await page.goto('./?view=about&lang=en');
+    const table = page.locator('.md-table').first();
+    await expect(table).toHaveAttribute('tabindex', '0');
+    await expect(table).toHaveAttribute('role', 'region');
+    await table.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => table.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    await context.close();
+  });
+
+test('a table that fits is no tab stop', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('./?view=about&lang=en');
+  await expect(page.locator('article h2').first()).toBeVisible();
+  const tables = page.locator('.md-table');
+  expect(await tables.count()).toBeGreaterThan(0);
+  const fits = await tables.evaluateAll((els) =>
+    els.filter((el) => el.scrollWidth <= el.clientWidth + 1).map((el) => el.tabIndex),
+  );
+  expect(fits.length).toBeGreaterThan(0);
+  expect(fits.every((i) => i === -1)).toBe(true);
+});

@@ -1,6 +1,7 @@
 // The screenshot suite (issue 17): every lesson's first step (and second, where the issue asks)
 // at a projector's 1024 x 768, a laptop's 1280 x 800, a phone's 390 x 844 in light and in dark,
-// and a 1920 x 1080 screen, and the simulator's landing page at each. It fails on a page that
+// and a 1920 x 1080 screen, and the simulator's landing page at each (the lesson list, About, Model
+// vs Linux and the packetdrill player too, for sideways scroll and theme). It fails on a page that
 // scrolls sideways, panels laid over one another or spilling out of their box, a picture below
 // its share of the first screen, stage names laid over each other or over the lanes or cut, touch
 // targets under 44 px on the phone, controls that do not fold into a sheet there, and a dark
@@ -315,6 +316,38 @@ for (const size of SIZES) {
       expect(box.y + box.height).toBeLessThanOrEqual(size.height);
       await page.keyboard.press('Escape');
       await expect(menu).toBeHidden();
+    });
+
+    await test.step('the other pages: no sideways scroll, in the system theme', async () => {
+      for (const q of [
+        '?view=lessons&lang=en',
+        '?view=about&lang=en',
+        '?view=about&lang=zh-CN',
+        '?view=conform&lang=en',
+        '?view=packetdrill&lang=en',
+      ]) {
+        await page.goto(`./${q}`);
+        await expect(page.locator('footer')).toBeVisible();
+        if (q.includes('about')) await expect(page.locator('article h2').first()).toBeVisible();
+        if (q.includes('conform'))
+          await expect(page.locator('.conform-table').first()).toBeVisible();
+        if (q.includes('packetdrill'))
+          await expect(page.getByLabel('Or an upstream script')).toBeVisible();
+        const l = await page.evaluate(() => {
+          const [r, g, b] = getComputedStyle(document.body)
+            .backgroundColor.match(/\d+/g)!
+            .map(Number) as [number, number, number];
+          return {
+            sideways: document.documentElement.scrollWidth - innerWidth,
+            bg: 0.2126 * r + 0.7152 * g + 0.0722 * b,
+          };
+        });
+        const what = `${q} at ${size.name}`;
+        expect(l.sideways, `${what}: scrolls sideways`).toBeLessThanOrEqual(0);
+        if (size.dark) expect(l.bg, `${what}: the page is not dark`).toBeLessThan(60);
+        else expect(l.bg, `${what}: the page is not light`).toBeGreaterThan(200);
+        await shoot(page, `${q.replace(/\W+/g, '-')}.png`);
+      }
     });
 
     await test.step('the simulator: the picture first, above the fold', async () => {

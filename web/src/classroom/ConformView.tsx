@@ -36,6 +36,7 @@ import {
 import { conformFiles, knownFailures, setupSource, type ConformFile } from '../model/conformFiles';
 import { loadScenario, scenarioEntries } from '../model/scenarioIndex';
 import { useLang } from '../shared/useLang';
+import { ScrollBox } from './ScrollBox';
 import './conform.css';
 
 /** An experiment file as the engine read it, or the engine's error. */
@@ -316,7 +317,7 @@ function Experiment({
           {t.failed(result.error)}
         </div>
       )}
-      <div className="conform-table-wrap">
+      <ScrollBox className="conform-table-wrap" label={t.caption(exp.title)}>
         <table className="conform-table">
           <caption className="visually-hidden">{t.caption(exp.title)}</caption>
           <thead>
@@ -361,7 +362,7 @@ function Experiment({
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <details className="conform-details">
         <summary>{t.details}</summary>
         <h4>{t.recording}</h4>

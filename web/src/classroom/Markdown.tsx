@@ -5,6 +5,7 @@
 import { lexer, type Token, type Tokens } from 'marked';
 import { Fragment, useMemo, type ReactNode } from 'react';
 
+import { ScrollBox } from './ScrollBox';
 import './markdown.css';
 
 /** `Heading text` -> `heading-text`: ids for headings, so a table of contents can link them. */
@@ -118,7 +119,7 @@ function block(t: Token, k: string, headingLevelShift: number): ReactNode {
     case 'table': {
       const tb = t as Tokens.Table;
       return (
-        <div key={k} className="md-table">
+        <ScrollBox key={k} className="md-table" label={tb.header.map((c) => c.text).join(', ')}>
           <table>
             <thead>
               <tr>
@@ -141,7 +142,7 @@ function block(t: Token, k: string, headingLevelShift: number): ReactNode {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       );
     }
     case 'hr':
