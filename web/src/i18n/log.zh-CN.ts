@@ -150,6 +150,8 @@ export const SIM_TEMPLATES: Record<string, SimTemplate> = {
   recvmsg: ({ n }) => `应用程序读取了 ${n('bytes')} B`,
   probe0: ({ n }) => `探测定时器不顾 Nagle/cork 发送了 ${n('bytes')} B`,
   rto: ({ n }) => `重传超时（序号 ${n('seq')}）`,
+  loss_probe: ({ f, n }) =>
+    `尾部丢包探测（TLP）：${f.retrans ? '再次发送最后一个分段' : '发送新数据'}，tlp_high_seq ${n('seq')}`,
   cpu_wait: ({ f }) => `等待 CPU ${div(f.wait_ns, 1000n)} µs`,
   established: ({ n }) =>
     `连接已建立：mss ${n('mss')}，sk_sndbuf ${n('sndbuf')}，sk_rcvbuf ${n('rcvbuf')}`,

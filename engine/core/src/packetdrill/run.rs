@@ -753,6 +753,7 @@ impl<'a> Runner<'a> {
                 .min(tp.mss_cache)
                 .min((tp.rcv_wnd / 2) as u32)
                 .clamp(88, 536);
+            tp.rx_opt_sack_ok = syn_opts.sack_ok;
             // Window scaling only when both ends offer it (RFC 7323 2.2).
             match syn_opts.wscale {
                 Some(s) => tp.snd_wscale = s.min(14),

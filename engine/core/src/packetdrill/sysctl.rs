@@ -58,6 +58,7 @@ const MODELLED: &[&str] = &[
     "net.ipv4.tcp_min_tso_segs",
     "net.ipv4.tcp_tso_rtt_log",
     "net.ipv4.tcp_moderate_rcvbuf",
+    "net.ipv4.tcp_early_retrans",
     "net.ipv4.tcp_pingpong_thresh",
     "net.core.wmem_max",
     "net.core.rmem_max",
@@ -123,11 +124,6 @@ const FIXED: &[(&str, Option<&str>, &str)] = &[
         "net.ipv4.tcp_frto",
         Some("0"),
         "the model has no F-RTO (RFC 5682)",
-    ),
-    (
-        "net.ipv4.tcp_early_retrans",
-        Some("0"),
-        "the model has no tail loss probe (TLP)",
     ),
 ];
 
@@ -276,7 +272,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_sh_sets_the_modelled_sysctls_and_notes_frto_and_tlp() {
+    fn defaults_sh_sets_the_modelled_sysctls_and_notes_frto() {
         let mut a = Applied::default();
         command("../common/defaults.sh", &mut a).unwrap();
         assert!(a
@@ -285,9 +281,11 @@ mod tests {
         assert!(a
             .sets
             .contains(&"net.ipv4.tcp_slow_start_after_idle=0".to_string()));
-        assert_eq!(a.notes.len(), 2, "{:?}", a.notes);
+        assert!(a
+            .sets
+            .contains(&"net.ipv4.tcp_early_retrans=4".to_string()));
+        assert_eq!(a.notes.len(), 1, "{:?}", a.notes);
         assert!(a.notes[0].contains("F-RTO"));
-        assert!(a.notes[1].contains("tail loss probe"));
     }
 
     #[test]

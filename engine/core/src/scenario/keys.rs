@@ -367,6 +367,15 @@ pub static KEYS: &[KeyDef] = &[
         default: |_| int(1),
     },
     KeyDef {
+        name: "net.ipv4.tcp_early_retrans",
+        group: Group::Ipv4,
+        kind: Kind::Int { min: 0, max: 4 },
+        since: Some((3, 5)),
+        per_host: true,
+        doc: "3 or 4: a tail loss probe (TLP) 2 RTTs after the last send; the model probes from 4.14",
+        default: |_| int(3),
+    },
+    KeyDef {
         name: "net.ipv4.tcp_pingpong_thresh",
         group: Group::Ipv4,
         kind: Kind::Int { min: 1, max: 255 },

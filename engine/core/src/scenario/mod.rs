@@ -1271,6 +1271,8 @@ pub struct Sysctls {
     pub tcp_pacing_ca_ratio: u64,
     pub tcp_timestamps: bool,
     pub tcp_moderate_rcvbuf: bool,
+    /// `net.ipv4.tcp_early_retrans`: 3 or 4 enable the tail loss probe.
+    pub tcp_early_retrans: u32,
     pub tcp_pingpong_thresh: u32,
     pub wmem_max: u64,
     pub rmem_max: u64,
@@ -1408,6 +1410,7 @@ impl HostConfig {
                 tcp_pacing_ca_ratio: g.int("net.ipv4.tcp_pacing_ca_ratio") as u64,
                 tcp_timestamps: g.int("net.ipv4.tcp_timestamps") != 0,
                 tcp_moderate_rcvbuf: g.bool("net.ipv4.tcp_moderate_rcvbuf"),
+                tcp_early_retrans: g.int("net.ipv4.tcp_early_retrans") as u32,
                 tcp_pingpong_thresh: g.int("net.ipv4.tcp_pingpong_thresh") as u32,
                 wmem_max: g.int("net.core.wmem_max") as u64,
                 rmem_max: g.int("net.core.rmem_max") as u64,

@@ -338,6 +338,9 @@ pub enum Ev {
     Probe0 { bytes: u64 },
     /// Retransmission timeout fired.
     Rto { seq: u64 },
+    /// The tail loss probe went out (`tcp_send_loss_probe`): new data, or (`retrans` 1) the
+    /// last segment again; `seq` is `tlp_high_seq` (`snd_nxt` then).
+    LossProbe { seq: u64, retrans: bool },
     /// The application's system call started on a busy CPU and waited `wait_ns`.
     CpuWait { wait_ns: u64 },
     /// Connection established (`tcp_finish_connect` / `tcp_rcv_state_process`).
@@ -404,6 +407,7 @@ impl Ev {
             Ev::Recvmsg { .. } => "recvmsg",
             Ev::Probe0 { .. } => "probe0",
             Ev::Rto { .. } => "rto",
+            Ev::LossProbe { .. } => "loss_probe",
             Ev::CpuWait { .. } => "cpu_wait",
             Ev::Established { .. } => "established",
             Ev::Drop { .. } => "drop",
@@ -638,6 +642,7 @@ impl Ev {
             Recvmsg { bytes } => vec![("bytes", bytes)],
             Probe0 { bytes } => vec![("bytes", bytes)],
             Rto { seq } => vec![("seq", seq)],
+            LossProbe { seq, retrans } => vec![("seq", seq), ("retrans", retrans as u64)],
             CpuWait { wait_ns } => vec![("wait_ns", wait_ns)],
             Established {
                 mss,
@@ -795,6 +800,11 @@ impl Ev {
             Recvmsg { bytes } => write!(s, "application read {bytes} B"),
             Probe0 { bytes } => write!(s, "probe timer sent {bytes} B ignoring Nagle/cork"),
             Rto { seq } => write!(s, "retransmission timeout at {seq}"),
+            LossProbe { seq, retrans } => write!(
+                s,
+                "tail loss probe: {}, tlp_high_seq {seq}",
+                if retrans { "the last segment again" } else { "new data" }
+            ),
             CpuWait { wait_ns } => write!(s, "waited {} µs for a CPU", wait_ns / 1000),
             Established { mss, sndbuf, rcvbuf } => write!(
                 s,
@@ -1005,6 +1015,11 @@ pub const KINDS: &[KindInfo] = &[
         name: "requeue",
         func: "dev_requeue_skb",
         fields: &["pkt"],
+    },
+    KindInfo {
+        name: "loss_probe",
+        func: "tcp_send_loss_probe",
+        fields: &["seq", "retrans"],
     },
 ];
 

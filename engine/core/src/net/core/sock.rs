@@ -281,6 +281,8 @@ pub enum IcskPending {
     Probe0,
     /// `ICSK_TIME_REO_TIMEOUT` (RACK's reordering timer).
     ReoTimeout,
+    /// `ICSK_TIME_LOSS_PROBE` (the tail loss probe, TLP).
+    LossProbe,
 }
 
 /// `icsk->icsk_ack`: the receiver's delayed-ACK state.
@@ -510,7 +512,11 @@ pub struct TcpSock {
     pub lost_out: u32,
     pub sacked_out: u32,
     pub is_cwnd_limited: bool,
+    /// Packets out at the most of the current window (`tcp_cwnd_validate`, 4.0+ per window).
     pub max_packets_out: u32,
+    /// Where the current window of cwnd usage ends (`cwnd_usage_seq`, 6.0+; `max_packets_seq`
+    /// 4.0 .. 5.19): once `snd_una` passes it, the next transmit starts a new window.
+    pub cwnd_usage_seq: u64,
     pub ca: CongState,
     /// Smoothed RTT in µs << 3, deviation in µs << 2 (RFC 6298 with Linux's scaling).
     pub srtt_us: u64,
@@ -542,6 +548,14 @@ pub struct TcpSock {
     pub data_segs_out: u64,
     /// `snd_nxt` when the last RTO fired; retransmissions end there.
     pub high_seq: u64,
+    /// `tlp_high_seq`: `snd_nxt` when the tail loss probe went out, until its episode ends
+    /// (None: no probe outstanding; Linux uses 0).
+    pub tlp_high_seq: Option<u64>,
+    /// `tlp_retrans`: the probe retransmitted old data (rather than sending new data).
+    pub tlp_retrans: bool,
+    /// `tp->rx_opt.sack_ok` (`tcp_is_sack`): both SYNs offered SACK. Always between the
+    /// model's own hosts; a packetdrill script's SYN may not offer it.
+    pub rx_opt_sack_ok: bool,
     /// `icsk_ca_state`: `TCP_CA_OPEN` .. `TCP_CA_LOSS`.
     pub icsk_ca_state: u8,
     /// Loss recovery: SACK scoreboard totals are `sacked_out`/`lost_out`/`retrans_out`; the

@@ -102,8 +102,12 @@ pub fn set_state_loss(tp: &mut TcpSock, rand: &mut Prandom) {
 }
 
 /// `tcp_is_cwnd_limited`: may cwnd grow on this ACK? In slow start, while cwnd is below twice
-/// what was in flight; otherwise only if the last transmissions were cwnd-limited.
+/// what was in flight; otherwise only if the last transmissions were cwnd-limited. 6.0+
+/// (f4ce91ce12a7) asks first whether the window was cwnd-limited at all.
 pub fn tcp_is_cwnd_limited(tp: &TcpSock, _prior_in_flight: u32) -> bool {
+    if tp.is_cwnd_limited && tp.profile.kernel.at_least(6, 0) {
+        return true;
+    }
     if tp.in_slow_start() {
         return tp.snd_cwnd < 2 * tp.max_packets_out.max(1);
     }

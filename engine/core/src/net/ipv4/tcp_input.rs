@@ -1060,6 +1060,10 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     if flag & FLAG_ACKED != 0 {
         flag |= FLAG_SET_XMIT_TIMER; // "set TLP or RTO timer"
     }
+    if w.socks[sk as usize].tlp_high_seq.is_some() {
+        tcp_process_tlp_ack(w, sk, ack, flag);
+    }
+    let tp = &mut w.socks[sk as usize];
     // tcp_ack_is_dubious
     let mut rexmit = false;
     if flag & FLAG_NOT_DUP == 0 || flag & FLAG_CA_ALERT != 0 || tp.icsk_ca_state != TCP_CA_OPEN {
@@ -1102,8 +1106,11 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     }
     w.mib(host)
         .add(Mib::TcpExtTCPDelivered, acked_sacked as u64);
-    // tcp_set_xmit_timer: rearm or stop the retransmission timer, unless RACK armed its own.
-    if flag & FLAG_SET_XMIT_TIMER != 0 {
+    // tcp_set_xmit_timer: the loss probe, else rearm or stop the retransmission timer, unless
+    // RACK armed its own.
+    if flag & FLAG_SET_XMIT_TIMER != 0
+        && !crate::net::ipv4::tcp_output::tcp_schedule_loss_probe(w, sk, true)
+    {
         if w.socks[sk as usize].packets_out == 0 {
             tcp_timer::tcp_clear_xmit_timer_rto(w, sk);
         } else {
@@ -1497,18 +1504,21 @@ fn tcp_current_ssthresh(tp: &TcpSock) -> u32 {
 /// `tcp_init_undo`: remember where recovery started, to undo it if it proves spurious.
 fn tcp_init_undo(tp: &mut TcpSock) {
     tp.lr.undo_marker = tp.snd_una;
-    // "There are retransmitted packets... undo_retrans is the number of them" (-1: none).
-    tp.lr.undo_retrans = if tp.retrans_out > 0 {
-        tp.retrans_out as i32
-    } else {
-        -1
-    };
+    // "Retransmission still in flight may cause DSACKs later": the regular retransmits, then
+    // a retransmitted loss probe in flight; "avoid 0, because undo_retrans==0 means can undo
+    // now" (-1: none).
+    let mut undo = tp.retrans_out as i32;
+    if tp.tlp_high_seq.is_some() && tp.tlp_retrans {
+        undo += 1;
+    }
+    tp.lr.undo_retrans = if undo > 0 { undo } else { -1 };
 }
 
 /// `tcp_init_cwnd_reduction`: start a reduction: ssthresh from the congestion control, PRR's
 /// counters from zero, `high_seq` at `snd_nxt`.
 fn tcp_init_cwnd_reduction(tp: &mut TcpSock) {
     tp.high_seq = tp.snd_nxt;
+    tp.tlp_high_seq = None;
     tp.snd_cwnd_cnt = 0;
     tp.lr.prior_cwnd = tp.snd_cwnd;
     tp.lr.prr_delivered = 0;
@@ -1675,6 +1685,37 @@ fn tcp_try_to_open(w: &mut Stack, sk: SockId) {
     }
 }
 
+/// `tcp_process_tlp_ack` (Linux 6.18, RFC 8985): end the loss probe's episode once the ACKs
+/// reach `tlp_high_seq`. A probe of new data, or a duplicate ACK that shows both the original
+/// and the probe arrived, ends it without a loss; an ACK beyond it after a retransmitted probe
+/// means the probe repaired a loss: cwnd is reduced once (CWR), `TCPLossProbeRecovery`.
+///
+/// Simplified: a D-SACK of the probe (`FLAG_DSACK_TLP`) is taken as a duplicate ACK.
+pub fn tcp_process_tlp_ack(w: &mut Stack, sk: SockId, ack: u64, flag: u32) {
+    let tp = &mut w.socks[sk as usize];
+    let Some(high) = tp.tlp_high_seq else {
+        return;
+    };
+    if ack < high {
+        return;
+    }
+    if !tp.tlp_retrans {
+        // "TLP of new data has been acknowledged"
+        tp.tlp_high_seq = None;
+    } else if ack > high {
+        // "ACK advances: there was a loss, so reduce cwnd."
+        tcp_init_cwnd_reduction(tp);
+        tcp_set_ca_state(w, sk, TCP_CA_CWR);
+        tcp_end_cwnd_reduction(w, sk);
+        tcp_try_keep_open(w, sk);
+        let host = w.socks[sk as usize].host;
+        w.mib(host).inc(Mib::TcpExtTCPLossProbeRecovery);
+    } else if flag & (FLAG_SND_UNA_ADVANCED | FLAG_NOT_DUP | FLAG_DATA_SACKED) == 0 {
+        // "Pure dupack: original and TLP probe arrived; no loss"
+        tp.tlp_high_seq = None;
+    }
+}
+
 /// `tcp_identify_packet_loss`: RACK marks losses; a retransmission lost again sets
 /// `FLAG_LOST_RETRANS`; RACK's own timer keeps the RTO from being rearmed.
 fn tcp_identify_packet_loss(w: &mut Stack, sk: SockId, flag: &mut u32) {
@@ -1821,6 +1862,7 @@ pub fn tcp_enter_loss(w: &mut Stack, sk: SockId) {
     tcp_set_ca_state(w, sk, TCP_CA_LOSS);
     let tp = &mut w.socks[sk as usize];
     tp.high_seq = tp.snd_nxt;
+    tp.tlp_high_seq = None;
 }
 
 #[cfg(test)]

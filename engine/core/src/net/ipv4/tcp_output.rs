@@ -404,7 +404,11 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
         let (skb_seq, skb_end) = (tp.write_queue[0].seq, tp.write_queue[0].end_seq);
         let is_tail = tp.write_queue.len() == 1;
 
-        let cwnd_quota = tcp_cwnd_test(tp, &tp.write_queue[0]);
+        let mut cwnd_quota = tcp_cwnd_test(tp, &tp.write_queue[0]);
+        if cwnd_quota == 0 && push_one == 2 {
+            // "Force out a loss probe pkt."
+            cwnd_quota = 1;
+        }
         if cwnd_quota == 0 {
             is_cwnd_limited = true;
             let (a, b) = (tp.packets_in_flight() as u64, tp.snd_cwnd as u64);
@@ -492,13 +496,15 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
     let tp = &mut w.socks[sk as usize];
     is_cwnd_limited |= tp.packets_in_flight() >= tp.snd_cwnd;
     if sent_pkts > 0 || is_cwnd_limited {
-        // tcp_cwnd_validate (RFC 7661 simplified to the is_cwnd_limited bookkeeping).
-        tp.is_cwnd_limited = is_cwnd_limited;
-        tp.max_packets_out = tp.max_packets_out.max(tp.packets_out);
+        tcp_cwnd_validate(tp, is_cwnd_limited);
     }
     if sent_pkts > 0 {
         if crate::net::ipv4::tcp_input::tcp_in_cwnd_reduction(tp) {
             tp.lr.prr_out += sent_pkts;
+        }
+        // "Send one loss probe per tail loss episode."
+        if push_one != 2 {
+            tcp_schedule_loss_probe(w, sk, false);
         }
         return false;
     }
@@ -508,6 +514,38 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
     let c = w.costs(host).write_xmit_call_ns;
     w.charge(sk, c);
     probe0
+}
+
+/// `tcp_cwnd_validate` (`net/ipv4/tcp_output.c`), its bookkeeping of how fully cwnd is used,
+/// which `tcp_is_cwnd_limited` reads on the next ACK:
+///
+/// - 6.0+ (f4ce91ce12a7, "tcp: fix tcp_cwnd_validate() to not forget is_cwnd_limited"): a
+///   window that was cwnd-limited once stays so until `snd_una` passes `cwnd_usage_seq`;
+///   otherwise `max_packets_out` is the most packets out in the window.
+/// - 4.0 .. 5.19 (ca8a22634381, "make cwnd-limited checks measurement-based"): the same per
+///   window (`max_packets_seq`), but a later, larger flight overwrites a cwnd-limited mark.
+/// - 3.x: not per window (the running maximum and the last call's mark; 3.x's own
+///   `tcp_is_cwnd_limited` tested the flight against cwnd on each ACK instead).
+///
+/// Simplified: RFC 2861's cwnd decay after an application-limited period
+/// (`tcp_cwnd_application_limited`) and the SOCK_NOSPACE send-buffer check are not modelled.
+fn tcp_cwnd_validate(tp: &mut TcpSock, is_cwnd_limited: bool) {
+    let kernel = tp.profile.kernel;
+    let window_over = tp.snd_una >= tp.cwnd_usage_seq;
+    let start = if kernel.at_least(6, 0) {
+        window_over || is_cwnd_limited || (!tp.is_cwnd_limited && tp.packets_out > tp.max_packets_out)
+    } else if kernel.at_least(4, 0) {
+        window_over || tp.packets_out > tp.max_packets_out || is_cwnd_limited
+    } else {
+        tp.is_cwnd_limited = is_cwnd_limited;
+        tp.max_packets_out = tp.max_packets_out.max(tp.packets_out);
+        return;
+    };
+    if start {
+        tp.is_cwnd_limited = is_cwnd_limited;
+        tp.max_packets_out = tp.packets_out;
+        tp.cwnd_usage_seq = tp.snd_nxt;
+    }
 }
 
 /// Trace why `tcp_write_xmit` stopped at the head of the write queue (`a`, `b`: the numbers
@@ -716,7 +754,8 @@ fn tcp_event_new_data_sent(w: &mut Stack, sk: SockId) -> (u64, u32, u32) {
     let r = (skb.end_seq, skb.len(), skb.pcount);
     tp.rtx_queue.push_back(skb);
     let retrans = tp.rtx_queue.back().unwrap().retrans && r.0 <= tp.high_seq;
-    if prior_packets == 0 {
+    // "Check if there's any pending window probe": a pending loss probe restarts as the RTO.
+    if prior_packets == 0 || tp.icsk_pending == IcskPending::LossProbe {
         crate::net::ipv4::tcp_timer::tcp_rearm_rto(w, sk);
     }
     if !retrans {
@@ -822,6 +861,30 @@ pub fn tcp_fragment_rtx(w: &mut Stack, sk: SockId, idx: usize, len: u32, mss_now
 /// back), because the model keeps no link from an skb to its clone; visible effect: none when
 /// the retransmission comes an RTT after the original.
 pub fn tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> bool {
+    if !__tcp_retransmit_skb(w, sk, idx, segs) {
+        return false;
+    }
+    let now = w.now_ns;
+    let tp = &mut w.socks[sk as usize];
+    let skb = &mut tp.rtx_queue[idx];
+    skb.sacked |= TCPCB_RETRANS;
+    let pcount = skb.pcount;
+    tp.retrans_out += pcount;
+    // "Save stamp of the first (attempted) retransmit."
+    if tp.lr.retrans_stamp_ns == 0 {
+        tp.lr.retrans_stamp_ns = now;
+    }
+    if tp.lr.undo_retrans < 0 {
+        tp.lr.undo_retrans = 0;
+    }
+    tp.lr.undo_retrans += pcount as i32;
+    true
+}
+
+/// `__tcp_retransmit_skb`: the transmission itself (window check, split, send, and
+/// `TCPCB_EVER_RETRANS`), without the scoreboard's `TCPCB_RETRANS` and `retrans_out`: what
+/// the tail loss probe calls.
+fn __tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> bool {
     let tp = &w.socks[sk as usize];
     let cur_mss = tcp_current_mss(tp);
     let skb = &tp.rtx_queue[idx];
@@ -844,22 +907,110 @@ pub fn tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> b
         tcp_fragment_rtx(w, sk, idx, len as u32, cur_mss);
     }
     __tcp_transmit_skb(w, sk, true, idx);
-    let now = w.now_ns;
-    let tp = &mut w.socks[sk as usize];
-    let skb = &mut tp.rtx_queue[idx];
-    skb.retrans = true; // TCPCB_EVER_RETRANS
-    skb.sacked |= TCPCB_RETRANS;
-    let pcount = skb.pcount;
-    tp.retrans_out += pcount;
-    // "Save stamp of the first (attempted) retransmit."
-    if tp.lr.retrans_stamp_ns == 0 {
-        tp.lr.retrans_stamp_ns = now;
-    }
-    if tp.lr.undo_retrans < 0 {
-        tp.lr.undo_retrans = 0;
-    }
-    tp.lr.undo_retrans += pcount as i32;
+    w.socks[sk as usize].rtx_queue[idx].retrans = true; // TCPCB_EVER_RETRANS
     true
+}
+
+/// Whether this socket probes tail losses: `net.ipv4.tcp_early_retrans` 3 or 4 on a kernel
+/// whose probe the model follows (4.14+, bb4d991a28cc's timeout; 3.10 .. 4.13 probed after
+/// max(2 srtt, 10 ms) and are not modelled).
+fn tcp_tlp_enabled(tp: &TcpSock) -> bool {
+    matches!(tp.net.sysctl.tcp_early_retrans, 3 | 4) && tp.profile.kernel.at_least(4, 14)
+}
+
+/// `tcp_schedule_loss_probe` (Linux 6.18 `net/ipv4/tcp_output.c`, RFC 8985's TLP): while cwnd
+/// or the application limits a flow in Open or CWR, arm the probe timer for 2 srtt, plus the
+/// minimum RTO when one packet is out (its ACK may be delayed) or 2 ms otherwise, but no
+/// later than the RTO would fire. `advancing_rto`: called on an ACK that moved the RTO
+/// (`tcp_set_xmit_timer`), so the RTO counts from now. False: no probe armed.
+pub fn tcp_schedule_loss_probe(w: &mut Stack, sk: SockId, advancing_rto: bool) -> bool {
+    let now = w.now_ns;
+    let hz = w.hz;
+    let tp = &w.socks[sk as usize];
+    if !tcp_tlp_enabled(tp)
+        || tp.packets_out == 0
+        || !tp.rx_opt_sack_ok
+        || !(tp.icsk_ca_state == TCP_CA_OPEN || tp.icsk_ca_state == TCP_CA_CWR)
+    {
+        return false;
+    }
+    let usecs_to_jiffies = |us: u64| (us * hz).div_ceil(1_000_000);
+    // "Probe timeout is 2*rtt. Add minimum RTO to account for delayed ack when there's one
+    // outstanding packet. If no RTT sample is available then probe after TCP_TIMEOUT_INIT."
+    let mut timeout = if tp.srtt_us != 0 {
+        let mut us = tp.srtt_us >> 2;
+        us += if tp.packets_out == 1 {
+            TCP_RTO_MIN_MS * 1000
+        } else {
+            TCP_TIMEOUT_MIN_US
+        };
+        usecs_to_jiffies(us)
+    } else {
+        hz // TCP_TIMEOUT_INIT: 1 s
+    };
+    // "If the RTO formula yields an earlier time, then use that time."
+    let rto_ns = (tp.rto_ns << tp.icsk_backoff.min(10)).min(TCP_RTO_MAX_MS * 1_000_000);
+    let rto_delta_us = if advancing_rto {
+        rto_ns / 1000
+    } else {
+        // tcp_rto_delta_us: how far in the future the RTO of the head is.
+        let head_ns = tp.rtx_queue.front().map_or(now, |s| s.tstamp_ns);
+        (head_ns + rto_ns).saturating_sub(now) / 1000
+    };
+    if rto_delta_us > 0 {
+        timeout = timeout.min(usecs_to_jiffies(rto_delta_us));
+    }
+    let when_ns = timeout * 1_000_000_000 / hz;
+    crate::net::ipv4::tcp_timer::tcp_reset_xmit_timer(w, sk, IcskPending::LossProbe, when_ns);
+    true
+}
+
+/// `tcp_send_loss_probe` (Linux 6.18): the probe timer fired with no ACK for 2 RTTs. Send new
+/// data if the window allows (`tcp_write_xmit` with `push_one` 2, which cwnd may not stop),
+/// else retransmit the last segment of the retransmit queue; remember `snd_nxt` in
+/// `tlp_high_seq` to tell by the ACKs whether the probe repaired a loss
+/// ([`crate::net::ipv4::tcp_input::tcp_process_tlp_ack`]). At most one probe is outstanding.
+///
+/// Simplified: no `skb_still_in_host_queue` check (the model keeps no link from an skb to its
+/// clone in the qdisc).
+pub fn tcp_send_loss_probe(w: &mut Stack, sk: SockId) {
+    let host = w.socks[sk as usize].host;
+    let tp = &mut w.socks[sk as usize];
+    let mut sent = false;
+    if tp.tlp_high_seq.is_none() {
+        tp.tlp_retrans = false;
+        let mss = tcp_current_mss(tp);
+        if !tp.write_queue.is_empty() && tcp_snd_wnd_test(tp, &tp.write_queue[0], mss) {
+            let pcount = tp.packets_out;
+            tcp_write_xmit(w, sk, mss, TCP_NAGLE_OFF, 2);
+            sent = w.socks[sk as usize].packets_out > pcount;
+        } else if !tp.rtx_queue.is_empty() {
+            let mut idx = tp.rtx_queue.len() - 1;
+            let (pcount, len) = (tp.rtx_queue[idx].pcount, tp.rtx_queue[idx].len());
+            if pcount > 1 && len > (pcount - 1) * mss {
+                tcp_fragment_rtx(w, sk, idx, (pcount - 1) * mss, mss);
+                idx += 1;
+            }
+            if __tcp_retransmit_skb(w, sk, idx, 1) {
+                w.socks[sk as usize].tlp_retrans = true;
+                sent = true;
+            }
+        } else {
+            tp.icsk_pending = IcskPending::None;
+            return;
+        }
+    }
+    if sent {
+        let tp = &mut w.socks[sk as usize];
+        // "Record snd_nxt for loss detection."
+        tp.tlp_high_seq = Some(tp.snd_nxt);
+        let (seq, retrans) = (tp.snd_nxt, tp.tlp_retrans);
+        // "Reset s.t. tcp_rearm_rto will restart timer from now"
+        tp.icsk_pending = IcskPending::None;
+        w.mib(host).inc(Mib::TcpExtTCPLossProbes);
+        w.emit(host, sk, || Ev::LossProbe { seq, retrans });
+    }
+    crate::net::ipv4::tcp_timer::tcp_rearm_rto(w, sk);
 }
 
 /// `tcp_xmit_retransmit_queue`: retransmit the skbs marked lost and not yet retransmitted,

@@ -353,6 +353,112 @@ mod tests {
         assert!(tp.packets_in_flight() <= tp.snd_cwnd);
     }
 
+    /// The probe timer, fired where the kernel's would.
+    fn fire_write_timer(w: &mut World) {
+        let due = w.socks[0].icsk_timeout_ns;
+        assert!(due > 0, "a timer is armed");
+        // The timer event for `due` (an earlier one queued for a superseded expiry re-arms
+        // itself for `due` when it runs).
+        w.now_ns = due;
+        w.socks[0].write_timer_queued_ns = Some(due);
+        crate::net::ipv4::tcp_timer::tcp_write_timer(w, 0);
+    }
+
+    #[test]
+    fn a_tail_loss_is_repaired_by_the_loss_probe_before_the_rto() {
+        // Like fr-4pkt-fack-last-byte.pkt (upstream packetdrill), HZ 250:
+        // 0.000 write(4 * MSS)
+        // 0.010 < ack 4345                 // 3 of 4 acked: the tail segment 4345:5793 is lost
+        //                                  // TLP armed: 2 srtt + rto_min (one packet out),
+        //                                  // no later than the RTO
+        // +PTO  > 4345:5793                // the probe: the last segment again
+        // +0.01 < ack 5793                 // repaired without an RTO
+        let mut w = established("6.18", "");
+        let t0 = w.now_ns;
+        send_segments(&mut w, 4, t0);
+        crate::net::ipv4::tcp_timer::tcp_rearm_rto(&mut w, 0);
+        ack(&mut w, t0 + 10_000_000, seg(4), &[]);
+        let tp = &w.socks[0];
+        assert_eq!(tp.icsk_pending, IcskPending::LossProbe);
+        let rto_at = t0 + 10_000_000 + tp.rto_ns;
+        let pto = tp.icsk_timeout_ns;
+        assert!(
+            pto <= rto_at + 8_000_000,
+            "the probe is due no later than the RTO: {pto} vs {rto_at}"
+        );
+        fire_write_timer(&mut w);
+        let tp = &w.socks[0];
+        assert_eq!(mib(&w, Mib::TcpExtTCPLossProbes), 1);
+        assert_eq!(mib(&w, Mib::TcpRetransSegs), 1);
+        assert_eq!(tp.tlp_high_seq, Some(seg(5)));
+        assert!(tp.tlp_retrans);
+        assert_eq!(
+            tp.retrans_out, 0,
+            "__tcp_retransmit_skb: the probe is not on the scoreboard"
+        );
+        assert_eq!(tp.icsk_pending, IcskPending::Retrans, "the RTO is rearmed");
+        let probe_at = w.now_ns;
+        ack(&mut w, probe_at + 10_000_000, seg(5), &[]);
+        let tp = &w.socks[0];
+        assert_eq!(tp.packets_out, 0);
+        assert_eq!(tp.icsk_ca_state, TCP_CA_OPEN);
+        assert_eq!(mib(&w, Mib::TcpExtTCPTimeouts), 0, "no RTO was needed");
+    }
+
+    #[test]
+    fn an_ack_beyond_a_retransmitted_probe_means_a_loss_and_reduces_cwnd_once() {
+        // 0.000 write(4 * MSS)
+        // 0.010 < ack 4345                 // the tail is lost
+        // +PTO  > 4345:5793                // the probe retransmits it (tlp_high_seq 5793)
+        //       write(2 * MSS), sent       // new data beyond tlp_high_seq
+        // +0.01 < ack 8689                 // covers the probe and more, no D-SACK: the probe
+        //                                  // repaired a loss: CWR, cwnd = ssthresh
+        let mut w = established("6.18", "");
+        let t0 = w.now_ns;
+        send_segments(&mut w, 4, t0);
+        crate::net::ipv4::tcp_timer::tcp_rearm_rto(&mut w, 0);
+        ack(&mut w, t0 + 10_000_000, seg(4), &[]);
+        fire_write_timer(&mut w);
+        let probe_at = w.now_ns;
+        send_segments(&mut w, 2, probe_at);
+        let cwnd = w.socks[0].snd_cwnd;
+        ack(&mut w, probe_at + 10_000_000, seg(7), &[]);
+        let tp = &w.socks[0];
+        assert_eq!(mib(&w, Mib::TcpExtTCPLossProbeRecovery), 1);
+        assert_eq!(tp.tlp_high_seq, None, "the episode ended");
+        assert_eq!(tp.icsk_ca_state, TCP_CA_OPEN);
+        assert!(
+            tp.snd_cwnd < cwnd + 3 && tp.snd_cwnd == tp.snd_ssthresh,
+            "cwnd {} ssthresh {} (before: {cwnd})",
+            tp.snd_cwnd,
+            tp.snd_ssthresh
+        );
+    }
+
+    #[test]
+    fn a_spurious_rto_is_undone_by_the_dsack_of_its_retransmission() {
+        // 0.000 write(2 * MSS)
+        // +RTO  > 1:1449                   // Loss, cwnd 1, ssthresh from cubic
+        // +0.01 < ack 2897, sack 1:1449    // D-SACK: the original arrived too: undo
+        let mut w = established("6.18", "");
+        let t0 = w.now_ns;
+        send_segments(&mut w, 2, t0);
+        crate::net::ipv4::tcp_timer::tcp_rearm_rto(&mut w, 0);
+        let (cwnd, ssthresh) = (w.socks[0].snd_cwnd, w.socks[0].snd_ssthresh);
+        fire_write_timer(&mut w);
+        let tp = &w.socks[0];
+        assert_eq!(tp.icsk_ca_state, TCP_CA_LOSS);
+        assert_eq!(tp.snd_cwnd, 1);
+        assert_eq!(tp.lr.undo_retrans, 1);
+        let rto_at = w.now_ns;
+        ack(&mut w, rto_at + 10_000_000, seg(3), &[(seg(1), seg(2))]);
+        let tp = &w.socks[0];
+        assert_eq!(mib(&w, Mib::TcpExtTCPLossUndo), 1);
+        assert_eq!(tp.icsk_ca_state, TCP_CA_OPEN);
+        assert!(tp.snd_cwnd >= cwnd, "cwnd {} restored to {cwnd}", tp.snd_cwnd);
+        assert_eq!(tp.snd_ssthresh, ssthresh, "ssthresh restored");
+    }
+
     #[test]
     fn an_rto_retransmits_the_head_and_doubles_the_timeout_until_an_ack() {
         // 0.000 write(2 * MSS)

@@ -8,7 +8,8 @@
 //! The RTO follows 6.18's `tcp_retransmit_timer`: `tcp_enter_loss` marks the outstanding data
 //! lost, the head is retransmitted, the timeout doubles (`icsk_backoff`) until an RTT sample;
 //! later ACKs retransmit the rest (`tcp_xmit_retransmit_queue`). RACK's reordering timer
-//! (`ICSK_TIME_REO_TIMEOUT`) shares the retransmit timer.
+//! (`ICSK_TIME_REO_TIMEOUT`) and the tail loss probe (`ICSK_TIME_LOSS_PROBE`, 4.14+) share the
+//! retransmit timer.
 //!
 //! Simplified:
 //! - no F-RTO, no `tcp_write_timeout` (the connection never gives up), no thin-stream linear
@@ -31,7 +32,10 @@ pub fn tcp_rearm_rto(w: &mut Stack, sk: SockId) {
     }
     let mut rto = tp.rto_ns << tp.icsk_backoff.min(10);
     rto = rto.min(TCP_RTO_MAX_MS * 1_000_000);
-    if tp.icsk_pending == IcskPending::ReoTimeout {
+    if matches!(
+        tp.icsk_pending,
+        IcskPending::ReoTimeout | IcskPending::LossProbe
+    ) {
         // "Offset the time elapsed after installing regular RTO" (tcp_rto_delta_us).
         let head_ns = tp.rtx_queue.front().map_or(now, |s| s.tstamp_ns);
         rto = (head_ns + rto).saturating_sub(now).max(1000);
@@ -66,7 +70,7 @@ pub fn tcp_clear_xmit_timer_rto(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
     if matches!(
         tp.icsk_pending,
-        IcskPending::Retrans | IcskPending::ReoTimeout
+        IcskPending::Retrans | IcskPending::ReoTimeout | IcskPending::LossProbe
     ) {
         tp.icsk_pending = IcskPending::None;
         tp.icsk_timeout_ns = 0;
@@ -109,6 +113,7 @@ pub fn tcp_write_timer(w: &mut Stack, sk: SockId) {
     match tp.icsk_pending {
         IcskPending::Retrans => tcp_retransmit_timer(w, sk),
         IcskPending::Probe0 => tcp_probe_timer(w, sk),
+        IcskPending::LossProbe => crate::net::ipv4::tcp_output::tcp_send_loss_probe(w, sk),
         IcskPending::ReoTimeout => {
             let tp = &mut w.socks[sk as usize];
             tp.icsk_pending = IcskPending::None;
