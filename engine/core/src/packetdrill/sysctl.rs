@@ -281,9 +281,7 @@ mod tests {
         assert!(a
             .sets
             .contains(&"net.ipv4.tcp_slow_start_after_idle=0".to_string()));
-        assert!(a
-            .sets
-            .contains(&"net.ipv4.tcp_early_retrans=4".to_string()));
+        assert!(a.sets.contains(&"net.ipv4.tcp_early_retrans=4".to_string()));
         assert_eq!(a.notes.len(), 1, "{:?}", a.notes);
         assert!(a.notes[0].contains("F-RTO"));
     }

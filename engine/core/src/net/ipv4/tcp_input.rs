@@ -713,10 +713,29 @@ fn __tcp_grow_window(tp: &TcpSock, len: u64, truesize: u64) -> u64 {
     0
 }
 
-/// `tcp_rcv_rtt_update`: the receiver's RTT estimate (scaled by 8): smoothed by 1/8 from
-/// timestamps (`win_dep` false), or only ever lowered by the window-based samples.
+/// `tcp_rcv_rtt_update`: the receiver's RTT estimate (scaled by 8), read by
+/// `tcp_rcv_space_adjust` once per RTT.
+///
+/// - 6.16+ (b879dcb1aeec, "always seek for minimal rtt", and a00f135cd986, "skip big rtt
+///   sample if receive queue is not empty"): a lower sample is taken at once; a higher one
+///   only from timestamps, smoothed by 1/8, and only while the reader has read everything.
+/// - Before: timestamps smoothed every sample by 1/8; the window-based samples (`win_dep`)
+///   only ever lowered it.
 fn tcp_rcv_rtt_update(tp: &mut TcpSock, sample_us: u64, win_dep: bool) {
-    let mut new_sample = tp.rcv_rtt_est_us8;
+    let old = tp.rcv_rtt_est_us8;
+    if tp.profile.kernel.at_least(6, 16) {
+        let m = sample_us << 3;
+        tp.rcv_rtt_est_us8 = if old == 0 || m < old {
+            m
+        } else {
+            if win_dep || tp.rcv_nxt != tp.copied_seq {
+                return;
+            }
+            old - (old >> 3) + sample_us
+        };
+        return;
+    }
+    let mut new_sample = old;
     let m = sample_us as i64;
     if new_sample != 0 {
         if !win_dep {
@@ -756,8 +775,13 @@ fn tcp_rcv_rtt_measure_ts(tp: &mut TcpSock, pkt: &Packet, now_ns: u64) {
     }
     tp.rcv_rtt_last_tsecr_ms = pkt.tsecr_ms;
     if pkt.end_seq - pkt.seq >= tp.icsk_ack.rcv_mss as u64 {
-        let delta_ms = (now_ns / 1_000_000).saturating_sub(pkt.tsecr_ms).max(1);
-        tcp_rcv_rtt_update(tp, delta_ms * 1000, false);
+        let delta_ms = (now_ns / 1_000_000).saturating_sub(pkt.tsecr_ms);
+        // 6.16+ ("tcp: remove zero TCP TS samples for autotuning"): a sample within
+        // the same millisecond tick says nothing; before, it counted as 1 ms.
+        if delta_ms == 0 && tp.profile.kernel.at_least(6, 16) {
+            return;
+        }
+        tcp_rcv_rtt_update(tp, delta_ms.max(1) * 1000, false);
     }
 }
 
@@ -1871,6 +1895,39 @@ mod tests {
     use crate::sim::testkit::established;
 
     const MSS: u32 = 1448;
+
+    #[test]
+    fn the_receivers_rtt_estimate_latches_lower_samples_and_skips_higher_ones_with_data_unread() {
+        // 6.16+: a lower timestamp sample replaces the estimate at once; a higher one is
+        // smoothed in by 1/8 only when the reader has read everything. 4.4 smooths them all.
+        let mut w = established("6.18", "");
+        let tp = &mut w.socks[1];
+        tp.rcv_rtt_est_us8 = 40_000 << 3;
+        tcp_rcv_rtt_update(tp, 30_000, false);
+        assert_eq!(tp.rcv_rtt_est_us8, 30_000 << 3, "latched");
+        tp.rcv_nxt = tp.copied_seq + 1000;
+        tcp_rcv_rtt_update(tp, 50_000, false);
+        assert_eq!(
+            tp.rcv_rtt_est_us8,
+            30_000 << 3,
+            "skipped: 1000 bytes unread"
+        );
+        tp.copied_seq = tp.rcv_nxt;
+        tcp_rcv_rtt_update(tp, 50_000, false);
+        assert_eq!(
+            tp.rcv_rtt_est_us8,
+            (30_000 << 3) - (30_000 << 3 >> 3) + 50_000
+        );
+        let mut w = established("4.4", "");
+        let tp = &mut w.socks[1];
+        tp.rcv_rtt_est_us8 = 40_000 << 3;
+        tcp_rcv_rtt_update(tp, 30_000, false);
+        assert_eq!(
+            tp.rcv_rtt_est_us8,
+            (40_000 << 3) - 40_000 + 30_000,
+            "smoothed"
+        );
+    }
 
     #[test]
     fn the_passive_side_takes_the_third_acks_window_in_bytes() {

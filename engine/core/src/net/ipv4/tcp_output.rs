@@ -533,7 +533,9 @@ fn tcp_cwnd_validate(tp: &mut TcpSock, is_cwnd_limited: bool) {
     let kernel = tp.profile.kernel;
     let window_over = tp.snd_una >= tp.cwnd_usage_seq;
     let start = if kernel.at_least(6, 0) {
-        window_over || is_cwnd_limited || (!tp.is_cwnd_limited && tp.packets_out > tp.max_packets_out)
+        window_over
+            || is_cwnd_limited
+            || (!tp.is_cwnd_limited && tp.packets_out > tp.max_packets_out)
     } else if kernel.at_least(4, 0) {
         window_over || tp.packets_out > tp.max_packets_out || is_cwnd_limited
     } else {

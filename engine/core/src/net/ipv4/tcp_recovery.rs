@@ -455,7 +455,11 @@ mod tests {
         let tp = &w.socks[0];
         assert_eq!(mib(&w, Mib::TcpExtTCPLossUndo), 1);
         assert_eq!(tp.icsk_ca_state, TCP_CA_OPEN);
-        assert!(tp.snd_cwnd >= cwnd, "cwnd {} restored to {cwnd}", tp.snd_cwnd);
+        assert!(
+            tp.snd_cwnd >= cwnd,
+            "cwnd {} restored to {cwnd}",
+            tp.snd_cwnd
+        );
         assert_eq!(tp.snd_ssthresh, ssthresh, "ssthresh restored");
     }
 
