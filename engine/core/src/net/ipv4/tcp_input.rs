@@ -169,7 +169,7 @@ fn tcp_rcv_synrecv(w: &mut Stack, sk: SockId, pkt: &Packet) {
         tp.snd_wl1 = pkt.seq;
         let host = tp.host;
         w.mib(host).inc(Mib::TcpPassiveOpens);
-        tcp_finish_connect(w, sk, rtt_us);
+        tcp_finish_connect(w, sk, rtt_us, true);
         if pkt.payload_len() > 0 {
             tcp_rcv_established(w, sk, pkt);
         }
@@ -192,13 +192,13 @@ fn tcp_rcv_synsent_state_process(w: &mut Stack, sk: SockId, pkt: &Packet) {
     tp.snd_wnd = pkt.window as u64;
     tp.max_window = tp.snd_wnd;
     tp.snd_wl1 = pkt.seq;
-    tcp_finish_connect(w, sk, rtt_us);
+    tcp_finish_connect(w, sk, rtt_us, false);
     tcp_send_ack(w, sk, AckReason::Control);
 }
 
 /// `tcp_finish_connect` / `tcp_init_transfer`: MSS, buffers, congestion control, the first
 /// RTT sample and pacing rate; the application may start.
-fn tcp_finish_connect(w: &mut Stack, sk: SockId, rtt_us: u64) {
+fn tcp_finish_connect(w: &mut Stack, sk: SockId, rtt_us: u64, passive: bool) {
     let hz = w.hz;
     let now_j = w.jiffies();
     let now_ns = w.now_ns;
@@ -210,7 +210,17 @@ fn tcp_finish_connect(w: &mut Stack, sk: SockId, rtt_us: u64) {
     tcp_rtt_estimator(tp, rtt_us.max(1));
     tcp_set_rto(tp);
     tp.min_rtt_us = rtt_us.max(1);
-    tcp_init_buffer_space(tp, now_ns);
+    // The MSS the receive autotuning starts from: Linux lowers advmss by the timestamp option
+    // (TCPOLEN_TSTAMP_ALIGNED) when both ends use it, before tcp_init_transfer on the active
+    // side and, from 6.16 ("tcp: fix initial tp->rcvq_space.space value for passive TS enabled
+    // flows"), on the passive side too (before, after it: 120 bytes more space).
+    let ts = tp.tcp_header_len > TCP_HLEN as u32;
+    let advmss_ts = if ts && (!passive || tp.profile.kernel.at_least(6, 16)) {
+        tp.advmss - TCPOLEN_TSTAMP_ALIGNED
+    } else {
+        tp.advmss
+    };
+    tcp_init_buffer_space(tp, now_ns, advmss_ts);
     tp.snd_cwnd_stamp = 0;
     // The SYN (or SYN-ACK) is delivered: tcp_clean_rtx_queue counts it on the active side,
     // "tp->delivered++; /* SYN-ACK delivery isn't tracked in tcp_ack */" on the passive one.
@@ -241,7 +251,10 @@ fn tcp_finish_connect(w: &mut Stack, sk: SockId, rtt_us: u64) {
 
 /// `tcp_init_buffer_space`: the send buffer from `tcp_sndbuf_expand`, the receive buffer
 /// (`tcp_fixup_rcvbuf` before 4.19), `window_clamp` and `rcv_ssthresh`.
-fn tcp_init_buffer_space(tp: &mut TcpSock, now_ns: u64) {
+///
+/// `advmss_ts`: `tp->advmss` as Linux has it here (see `tcp_finish_connect`); the model keeps
+/// `advmss` itself at the MTU's (1460) after the handshake.
+fn tcp_init_buffer_space(tp: &mut TcpSock, now_ns: u64, advmss_ts: u32) {
     if !tp.sndbuf_locked {
         tcp_sndbuf_expand(tp);
     }
@@ -257,7 +270,7 @@ fn tcp_init_buffer_space(tp: &mut TcpSock, now_ns: u64) {
         }
     }
     if !rcv_scaling(tp) {
-        tp.rcvq_space.space = tp.rcv_wnd.min(TCP_INIT_CWND as u64 * tp.advmss as u64);
+        tp.rcvq_space.space = tp.rcv_wnd.min(TCP_INIT_CWND as u64 * advmss_ts as u64);
     } else {
         tp.rcvq_space.time_ns = now_ns;
     }
@@ -277,7 +290,7 @@ fn tcp_init_buffer_space(tp: &mut TcpSock, now_ns: u64) {
         tp.rcvq_space.space = tp
             .rcv_ssthresh
             .min(tp.rcv_wnd)
-            .min(TCP_INIT_CWND as u64 * tp.advmss as u64);
+            .min(TCP_INIT_CWND as u64 * advmss_ts as u64);
     }
 }
 
