@@ -214,7 +214,7 @@ fn tcp_finish_connect(w: &mut Stack, sk: SockId, rtt_us: u64, passive: bool) {
     // (TCPOLEN_TSTAMP_ALIGNED) when both ends use it, before tcp_init_transfer on the active
     // side and, from 6.16 ("tcp: fix initial tp->rcvq_space.space value for passive TS enabled
     // flows"), on the passive side too (before, after it: 120 bytes more space).
-    let ts = tp.tcp_header_len > TCP_HLEN as u32;
+    let ts = tp.tcp_header_len > TCP_HLEN;
     let advmss_ts = if ts && (!passive || tp.profile.kernel.at_least(6, 16)) {
         tp.advmss - TCPOLEN_TSTAMP_ALIGNED
     } else {
