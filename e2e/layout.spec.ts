@@ -171,10 +171,31 @@ function measure(page: Page, panels: string[]): Promise<Layout> {
         ) =>
           Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
           Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+        // A lesson's rings around stages: the band their outline draws, between `inner` (the
+        // box grown by the outline's offset) and `outer` (by its width too).
+        const rings = [...pipe.querySelectorAll<HTMLElement>('.stage-highlight')].map((el) => {
+          const r = el.getBoundingClientRect();
+          const cs = getComputedStyle(el);
+          const off = Number.parseFloat(cs.outlineOffset) || 0;
+          const out = off + (Number.parseFloat(cs.outlineWidth) || 0);
+          const grow = (d: number) => ({
+            left: r.left - d,
+            top: r.top - d,
+            right: r.right + d,
+            bottom: r.bottom + d,
+          });
+          return { inner: grow(off), outer: grow(out) };
+        });
+        const inside = (
+          a: DOMRect,
+          b: { left: number; right: number; top: number; bottom: number },
+        ) => a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
         ls.forEach((a, i) => {
           const ra = a.getBoundingClientRect();
           if (cut(a)) labels.push(`"${a.textContent}" is cut`);
           if (meets(ra, lanes)) labels.push(`"${a.textContent}" lies over the lanes`);
+          if (rings.some((r) => meets(ra, r.outer) && !inside(ra, r.inner)))
+            labels.push(`"${a.textContent}" lies under a lesson's ring`);
           for (const b of ls.slice(i + 1))
             if (meets(ra, b.getBoundingClientRect()))
               labels.push(`"${a.textContent}" overlaps "${b.textContent}"`);

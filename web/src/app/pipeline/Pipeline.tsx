@@ -163,6 +163,9 @@ export function describeHit(
   }
 }
 
+/** How far a lesson's ring reaches out of its stage: `.lesson-highlight`'s outline width and offset. */
+const HIGHLIGHT_RING_PX = 4 + 3;
+
 /**
  * `highlight`: stage ids (`app`, `wq`, `qdisc`, `ring`, `wire`, `rx`, `acks`) a lesson step
  * outlines. `fill`: the picture takes the height its box gets from the stylesheet (presenter
@@ -276,9 +279,11 @@ export function Pipeline({
     let need = 0;
     for (const el of box.querySelectorAll<HTMLElement>('.stage-label:not(.acks-label)'))
       need = Math.max(need, orientation === 'horizontal' ? el.offsetHeight : el.offsetWidth);
-    const px = Math.ceil(need) + 4;
+    // A lesson's ring around a stage reaches HIGHLIGHT_RING_PX out of the lanes: past the names'
+    // strip too, or it lies over the names.
+    const px = Math.ceil(need) + 4 + (highlight.length > 0 ? HIGHLIGHT_RING_PX : 0);
     setLabelPx((cur) => (cur !== null && Math.abs(cur - px) <= 1 ? cur : px));
-  }, [orientation, size, stageNames]);
+  }, [orientation, size, stageNames, highlight.length]);
 
   // Paused off screen: no painting while the canvas is not visible.
   useEffect(() => {
@@ -450,12 +455,13 @@ export function Pipeline({
           })}
           {(() => {
             // Horizontal: at the start of the ACKs' strip, below every lane. Vertical: in the
-            // right-hand gutter beside the ACKs' column.
+            // right-hand gutter beside the ACKs' column, past a lesson's ring around it.
             const r = geo.rect(0, 0.2, ACKS_START, 1);
+            const ring = highlight.length > 0 ? HIGHLIGHT_RING_PX : 0;
             const style =
               orientation === 'horizontal'
                 ? { left: r.x, top: r.y, maxHeight: r.h }
-                : { left: geo.w - geo.right, top: r.y, height: r.h };
+                : { left: geo.w - geo.right + ring, top: r.y, height: r.h };
             return (
               <button
                 type="button"
