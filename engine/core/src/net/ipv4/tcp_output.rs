@@ -380,6 +380,9 @@ fn tcp_small_queue_check(tp: &mut TcpSock, skb_truesize: u64, factor: u32) -> Op
 pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push_one: u8) -> bool {
     let mut sent_pkts = 0u32;
     let mut is_cwnd_limited = false;
+    // tcp_event_new_data_sent's tcp_rearm_rto, done once after the loop: the loss probe that
+    // tcp_schedule_loss_probe arms there replaces it, from the same instant and head skb.
+    let mut rearm_rto = false;
     let max_segs = tcp_tso_segs(&w.socks[sk as usize], mss_now);
     loop {
         let tp = &mut w.socks[sk as usize];
@@ -485,7 +488,8 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
             break;
         }
         tcp_transmit_skb(w, sk, mss_now);
-        let (end_seq, len, pcount) = tcp_event_new_data_sent(w, sk);
+        let (end_seq, len, pcount, rearm) = tcp_event_new_data_sent(w, sk);
+        rearm_rto |= rearm;
         let tp = &mut w.socks[sk as usize];
         tcp_minshall_update(tp, mss_now, end_seq, len, pcount);
         sent_pkts += pcount;
@@ -503,8 +507,9 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
             tp.lr.prr_out += sent_pkts;
         }
         // "Send one loss probe per tail loss episode."
-        if push_one != 2 {
-            tcp_schedule_loss_probe(w, sk, false);
+        let probe = push_one != 2 && tcp_schedule_loss_probe(w, sk, false);
+        if rearm_rto && !probe {
+            crate::net::ipv4::tcp_timer::tcp_rearm_rto(w, sk);
         }
         return false;
     }
@@ -745,8 +750,9 @@ fn __tcp_transmit_skb(w: &mut Stack, sk: SockId, rtx: bool, idx: usize) {
 }
 
 /// `tcp_event_new_data_sent`: the head skb moves to the retransmit queue; `snd_nxt`
-/// advances; the RTO is armed if nothing was in flight. Returns `(end_seq, len, pcount)`.
-fn tcp_event_new_data_sent(w: &mut Stack, sk: SockId) -> (u64, u32, u32) {
+/// advances; the RTO is to be armed if nothing was in flight or a loss probe was pending.
+/// Returns `(end_seq, len, pcount, rearm_rto)`: the caller calls `tcp_rearm_rto`.
+fn tcp_event_new_data_sent(w: &mut Stack, sk: SockId) -> (u64, u32, u32, bool) {
     let host = w.socks[sk as usize].host;
     let tp = &mut w.socks[sk as usize];
     let skb = tp.write_queue.pop_front().unwrap();
@@ -757,9 +763,7 @@ fn tcp_event_new_data_sent(w: &mut Stack, sk: SockId) -> (u64, u32, u32) {
     tp.rtx_queue.push_back(skb);
     let retrans = tp.rtx_queue.back().unwrap().retrans && r.0 <= tp.high_seq;
     // "Check if there's any pending window probe": a pending loss probe restarts as the RTO.
-    if prior_packets == 0 || tp.icsk_pending == IcskPending::LossProbe {
-        crate::net::ipv4::tcp_timer::tcp_rearm_rto(w, sk);
-    }
+    let rearm = prior_packets == 0 || tp.icsk_pending == IcskPending::LossProbe;
     if !retrans {
         w.mib(host).add(Mib::TcpExtTCPOrigDataSent, r.2 as u64);
     }
@@ -767,7 +771,7 @@ fn tcp_event_new_data_sent(w: &mut Stack, sk: SockId) -> (u64, u32, u32) {
     if w.socks[sk as usize].profile.kernel.at_least(5, 0) {
         crate::net::ipv4::tcp_input::tcp_check_space(w, sk);
     }
-    r
+    (r.0, r.1, r.2, rearm)
 }
 
 /// `__tcp_push_pending_frames`: run `tcp_write_xmit`; arm PROBE0 if data is stuck with
@@ -936,21 +940,20 @@ pub fn tcp_schedule_loss_probe(w: &mut Stack, sk: SockId, advancing_rto: bool) -
     {
         return false;
     }
-    let usecs_to_jiffies = |us: u64| (us * hz).div_ceil(1_000_000);
     // "Probe timeout is 2*rtt. Add minimum RTO to account for delayed ack when there's one
     // outstanding packet. If no RTT sample is available then probe after TCP_TIMEOUT_INIT."
-    let mut timeout = if tp.srtt_us != 0 {
-        let mut us = tp.srtt_us >> 2;
-        us += if tp.packets_out == 1 {
-            TCP_RTO_MIN_MS * 1000
-        } else {
-            TCP_TIMEOUT_MIN_US
-        };
-        usecs_to_jiffies(us)
+    let mut timeout_us = if tp.srtt_us != 0 {
+        (tp.srtt_us >> 2)
+            + if tp.packets_out == 1 {
+                TCP_RTO_MIN_MS * 1000
+            } else {
+                TCP_TIMEOUT_MIN_US
+            }
     } else {
-        hz // TCP_TIMEOUT_INIT: 1 s
+        1_000_000 // TCP_TIMEOUT_INIT: 1 s
     };
-    // "If the RTO formula yields an earlier time, then use that time."
+    // "If the RTO formula yields an earlier time, then use that time." usecs_to_jiffies is
+    // monotonic, so the earlier of the two in µs rounds to the earlier in jiffies.
     let rto_ns = (tp.rto_ns << tp.icsk_backoff.min(10)).min(TCP_RTO_MAX_MS * 1_000_000);
     let rto_delta_us = if advancing_rto {
         rto_ns / 1000
@@ -960,10 +963,15 @@ pub fn tcp_schedule_loss_probe(w: &mut Stack, sk: SockId, advancing_rto: bool) -
         (head_ns + rto_ns).saturating_sub(now) / 1000
     };
     if rto_delta_us > 0 {
-        timeout = timeout.min(usecs_to_jiffies(rto_delta_us));
+        timeout_us = timeout_us.min(rto_delta_us);
     }
-    let when_ns = timeout * 1_000_000_000 / hz;
-    crate::net::ipv4::tcp_timer::tcp_reset_xmit_timer(w, sk, IcskPending::LossProbe, when_ns);
+    let timeout_j = (timeout_us * hz).div_ceil(1_000_000); // usecs_to_jiffies
+    crate::net::ipv4::tcp_timer::tcp_reset_xmit_timer_jiffies(
+        w,
+        sk,
+        IcskPending::LossProbe,
+        timeout_j,
+    );
     true
 }
 
@@ -1534,7 +1542,10 @@ pub fn tcp_write_wakeup(w: &mut Stack, sk: SockId) -> u64 {
     let tp = &mut w.socks[sk as usize];
     tcp_init_tso_segs(&mut tp.write_queue[0], mss);
     tcp_transmit_skb(w, sk, mss);
-    let (end_seq, len, pcount) = tcp_event_new_data_sent(w, sk);
+    let (end_seq, len, pcount, rearm) = tcp_event_new_data_sent(w, sk);
+    if rearm {
+        crate::net::ipv4::tcp_timer::tcp_rearm_rto(w, sk);
+    }
     let tp = &mut w.socks[sk as usize];
     tcp_minshall_update(tp, mss, end_seq, len, pcount);
     len as u64

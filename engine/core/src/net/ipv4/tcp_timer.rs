@@ -55,6 +55,16 @@ pub fn tcp_reset_xmit_timer(w: &mut Stack, sk: SockId, what: IcskPending, when_n
     arm_write_timer(w, sk, t);
 }
 
+/// `inet_csk_reset_xmit_timer(what, when)` with `when` in jiffies, as the kernel counts it:
+/// `expires = jiffies + when`, run on the tick after (the 4.8+ timer wheel).
+pub fn tcp_reset_xmit_timer_jiffies(w: &mut Stack, sk: SockId, what: IcskPending, when_j: u64) {
+    let now = w.now_ns;
+    let j = w.jiffies() + when_j + 1;
+    let t = w.jiffy_start_ns(j).max(now + 1);
+    w.socks[sk as usize].icsk_pending = what;
+    arm_write_timer(w, sk, t);
+}
+
 /// Set the retransmit-family timer's expiry; queue an event only if none is queued earlier.
 fn arm_write_timer(w: &mut Stack, sk: SockId, t: u64) {
     let tp = &mut w.socks[sk as usize];
