@@ -287,6 +287,7 @@ pub fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         is_cwnd_limited: false,
         max_packets_out: 0,
         cwnd_usage_seq: 0,
+        snd_cwnd_used: 0,
         ca: Default::default(),
         srtt_us: 0,
         mdev_us: 0,

@@ -517,6 +517,8 @@ pub struct TcpSock {
     /// Where the current window of cwnd usage ends (`cwnd_usage_seq`, 6.0+; `max_packets_seq`
     /// 4.0 .. 5.19): once `snd_una` passes it, the next transmit starts a new window.
     pub cwnd_usage_seq: u64,
+    /// `snd_cwnd_used`: the largest flight while cwnd was not filled (RFC 2861).
+    pub snd_cwnd_used: u32,
     pub ca: CongState,
     /// Smoothed RTT in µs << 3, deviation in µs << 2 (RFC 6298 with Linux's scaling).
     pub srtt_us: u64,

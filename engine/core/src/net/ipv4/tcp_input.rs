@@ -1530,7 +1530,7 @@ fn tcp_set_ca_state(w: &mut Stack, sk: SockId, state: u8) {
 }
 
 /// `tcp_current_ssthresh`: ssthresh, or 3/4 of cwnd when that is higher and no reduction runs.
-fn tcp_current_ssthresh(tp: &TcpSock) -> u32 {
+pub(crate) fn tcp_current_ssthresh(tp: &TcpSock) -> u32 {
     if tcp_in_cwnd_reduction(tp) {
         tp.snd_ssthresh
     } else {

@@ -380,6 +380,7 @@ fn tcp_small_queue_check(tp: &mut TcpSock, skb_truesize: u64, factor: u32) -> Op
 pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push_one: u8) -> bool {
     let mut sent_pkts = 0u32;
     let mut is_cwnd_limited = false;
+    let (now_j, hz) = (w.jiffies(), w.hz);
     // tcp_event_new_data_sent's tcp_rearm_rto, done once after the loop: the loss probe that
     // tcp_schedule_loss_probe arms there replaces it, from the same instant and head skb.
     let mut rearm_rto = false;
@@ -500,7 +501,7 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
     let tp = &mut w.socks[sk as usize];
     is_cwnd_limited |= tp.packets_in_flight() >= tp.snd_cwnd;
     if sent_pkts > 0 || is_cwnd_limited {
-        tcp_cwnd_validate(tp, is_cwnd_limited);
+        tcp_cwnd_validate(tp, is_cwnd_limited, now_j, hz);
     }
     if sent_pkts > 0 {
         if crate::net::ipv4::tcp_input::tcp_in_cwnd_reduction(tp) {
@@ -532,9 +533,12 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
 /// - 3.x: not per window (the running maximum and the last call's mark; 3.x's own
 ///   `tcp_is_cwnd_limited` tested the flight against cwnd on each ACK instead).
 ///
-/// Simplified: RFC 2861's cwnd decay after an application-limited period
-/// (`tcp_cwnd_application_limited`) and the SOCK_NOSPACE send-buffer check are not modelled.
-fn tcp_cwnd_validate(tp: &mut TcpSock, is_cwnd_limited: bool) {
+/// Then RFC 2861: while cwnd is filled, its stamp is renewed; while it is not, the largest flight
+/// is noted (`snd_cwnd_used`), and after an RTO of that (with `tcp_slow_start_after_idle`,
+/// not for BBR) [`tcp_cwnd_application_limited`] decays cwnd to what was used.
+///
+/// Simplified: the `TCP_CHRONO_SNDBUF_LIMITED` bookkeeping (tcp_info only) is not modelled.
+fn tcp_cwnd_validate(tp: &mut TcpSock, is_cwnd_limited: bool, now_j: u64, hz: u64) {
     let kernel = tp.profile.kernel;
     let window_over = tp.snd_una >= tp.cwnd_usage_seq;
     let start = if kernel.at_least(6, 0) {
@@ -553,6 +557,42 @@ fn tcp_cwnd_validate(tp: &mut TcpSock, is_cwnd_limited: bool) {
         tp.max_packets_out = tp.packets_out;
         tp.cwnd_usage_seq = tp.snd_nxt;
     }
+    rfc2861_validate(tp, now_j, hz);
+}
+
+/// The RFC 2861 half of `tcp_cwnd_validate` (the same since 3.x; `!ca_ops->cong_control`
+/// from 4.9, when BBR came).
+fn rfc2861_validate(tp: &mut TcpSock, now_j: u64, hz: u64) {
+    if crate::net::ipv4::tcp_cong::tcp_is_cwnd_limited(tp, 0) {
+        // "Network is feed fully."
+        tp.snd_cwnd_used = 0;
+        tp.snd_cwnd_stamp = now_j;
+        return;
+    }
+    // "Network starves."
+    tp.snd_cwnd_used = tp.snd_cwnd_used.max(tp.packets_out);
+    let rto_j = tp.rto_ns * hz / 1_000_000_000;
+    if tp.net.sysctl.tcp_slow_start_after_idle
+        && now_j.saturating_sub(tp.snd_cwnd_stamp) >= rto_j
+        && !crate::net::ipv4::tcp_cong::has_cong_control(tp)
+    {
+        tcp_cwnd_application_limited(tp, now_j);
+    }
+}
+
+/// `tcp_cwnd_application_limited` (RFC 2861, "slow part"): after an RTO in which cwnd was not
+/// filled, in Open and while the writer is not held by its send buffer (`SOCK_NOSPACE`), bring
+/// cwnd halfway down to what was used (at least the initial window), ssthresh to 3/4 of cwnd.
+fn tcp_cwnd_application_limited(tp: &mut TcpSock, now_j: u64) {
+    if tp.icsk_ca_state == TCP_CA_OPEN && !tp.sock_nospace {
+        let win_used = tp.snd_cwnd_used.max(TCP_INIT_CWND);
+        if win_used < tp.snd_cwnd {
+            tp.snd_ssthresh = crate::net::ipv4::tcp_input::tcp_current_ssthresh(tp);
+            tp.snd_cwnd = (tp.snd_cwnd + win_used) >> 1;
+        }
+        tp.snd_cwnd_used = 0;
+    }
+    tp.snd_cwnd_stamp = now_j;
 }
 
 /// Trace why `tcp_write_xmit` stopped at the head of the write queue (`a`, `b`: the numbers
@@ -1942,6 +1982,32 @@ mod tests {
         tcp_send_delayed_ack(&mut w, 1);
         assert_eq!(w.hosts[1].mib.get(Mib::TcpOutSegs), acks + 1);
         assert_eq!(w.socks[1].icsk_ack.pending, 0);
+    }
+
+    #[test]
+    fn cwnd_not_filled_for_an_rto_decays_halfway_to_what_was_used() {
+        // RFC 2861 (tcp_cwnd_application_limited): cwnd 40, at most 12 packets out for more
+        // than an RTO, the writer not held by its send buffer: cwnd (40 + 12) / 2 = 26,
+        // ssthresh 3/4 of 40 = 30. Held by the send buffer (SOCK_NOSPACE), cwnd stays.
+        for nospace in [false, true] {
+            let mut w = established("6.18", "");
+            let tp = &mut w.socks[0];
+            tp.snd_cwnd = 40;
+            tp.snd_ssthresh = 20;
+            tp.packets_out = 12;
+            tp.snd_cwnd_stamp = 0;
+            tp.sock_nospace = nospace;
+            let rto_j = tp.rto_ns * 250 / 1_000_000_000;
+            tcp_cwnd_validate(tp, false, rto_j + 1, 250);
+            let tp = &w.socks[0];
+            if nospace {
+                assert_eq!((tp.snd_cwnd, tp.snd_ssthresh), (40, 20));
+            } else {
+                assert_eq!((tp.snd_cwnd, tp.snd_ssthresh), (26, 30));
+                assert_eq!(tp.snd_cwnd_used, 0);
+            }
+            assert_eq!(tp.snd_cwnd_stamp, rto_j + 1);
+        }
     }
 
     #[test]
