@@ -11,7 +11,12 @@
 //!   (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k ns), where the run stops: a window of about that
 //!   many events whose end is a number a person can type back;
 //! - samples every host's nstat counters, `tcp_mem_pages` and every application's byte counts
-//!   every `sample_every_events` events and/or `sample_every_ns` of simulated time;
+//!   every `sample_every_events` events and/or `sample_every_ns` of simulated time, at the
+//!   window's start, and before an event that comes a while after the last sample (a gap
+//!   sample, see [`Session::advance`]): the counters the samples give for an instant `t` of the
+//!   window are those after the last event at or before `t` whenever that event is at least
+//!   `sample_every_ns` (or, sampling by events, 1/[`GAP_SAMPLES_PER_WINDOW`] of the window)
+//!   before `t`, so they follow the time cursor through a quiet stretch after a burst;
 //! - keeps the records, so the few rows a page shows can be put into words on demand
 //!   ([`Session::describe`]) instead of shipping a string per event.
 //!
@@ -66,7 +71,10 @@ pub struct SessionRequest {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub sample_every_events: u64,
-    /// Sample the counters every this many ns of simulated time (0 = not by time).
+    /// Sample the counters every this many ns of simulated time (0 = not by time). Either way
+    /// the session also samples before an event that comes this long (or, sampling by events
+    /// only, 1/1000 of the window) after the last sample, so that a sample stands at the end of
+    /// every burst followed by a quiet stretch.
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub sample_every_ns: u64,
@@ -178,6 +186,11 @@ pub struct SessionSummary {
     pub in_flight_at_start: Vec<InFlight>,
 }
 
+/// Sampling by events, a gap sample is due once 1/this of the window has passed since the
+/// last sample: a cursor on a chart about 1000 px wide points no finer than that. It bounds the
+/// gap samples of a window to about this many, whatever the event rate.
+pub const GAP_SAMPLES_PER_WINDOW: u64 = 1000;
+
 /// Round instants: the mantissas, in tenths, of the instants a calibrated window may end at.
 const ROUND_MANTISSAS: [u64; 10] = [10, 12, 15, 20, 25, 30, 40, 50, 60, 80];
 
@@ -206,6 +219,11 @@ pub struct Session {
     sample_every_ns: u64,
     last_sample_events: u64,
     last_sample_ns: u64,
+    /// A gap sample is due before an event this long after the last sample (0: never).
+    gap_ns: u64,
+    /// `last_sample_ns + gap_ns` once the window has opened, `u64::MAX` before or with
+    /// `gap_ns` 0: the one comparison the event loop makes.
+    gap_due_ns: u64,
     samples: Vec<f64>,
     layout: SampleLayout,
     sockets_at_start: Option<Vec<SockSnapshot>>,
@@ -252,6 +270,13 @@ impl Session {
         let hosts: Vec<String> = world.hosts.iter().map(|h| h.name.clone()).collect();
         let counters: Vec<String> = Mib::ALL.iter().map(|m| m.name().to_string()).collect();
         let stride = 1 + hosts.len() as u32 * (counters.len() as u32 + 1) + apps * 2;
+        let gap_ns = if request.sample_every_ns > 0 {
+            request.sample_every_ns
+        } else if request.sample_every_events > 0 {
+            ((to_ns - request.from_ns) / GAP_SAMPLES_PER_WINDOW).max(1)
+        } else {
+            0
+        };
         let mut s = Session {
             world,
             from_ns: request.from_ns,
@@ -264,6 +289,8 @@ impl Session {
             sample_every_ns: request.sample_every_ns,
             last_sample_events: 0,
             last_sample_ns: 0,
+            gap_ns,
+            gap_due_ns: u64::MAX,
             samples: Vec::new(),
             layout: SampleLayout {
                 hosts,
@@ -281,11 +308,19 @@ impl Session {
         s.sample();
         if s.from_ns == 0 {
             s.snapshot_start();
+            s.arm_gap_sample();
         }
         Ok(s)
     }
 
     /// Run at most `max_events` more events; true once the run is over.
+    ///
+    /// Besides the samples by events and by time, taken after an event, a gap sample is taken
+    /// in the window *before* an event due at least `gap_ns` after the last sample, when events
+    /// ran since it and the event is at a later instant than the last one: the sample then holds
+    /// the counters after the last event of a burst, where a sample after an event would wait
+    /// for the next burst (the TSO lesson's counters read the handshake's for 40 ms of segments
+    /// on the wire). The event loop pays one comparison for it.
     pub fn advance(&mut self, max_events: u32) -> bool {
         if self.done {
             return true;
@@ -301,8 +336,21 @@ impl Session {
                     self.world.end_ns = round_up_ns(self.world.now_ns + 1).min(self.world.end_ns);
                 }
             }
-            if self.sockets_at_start.is_none() && self.world.next_event_ns() >= Some(self.from_ns) {
+            let next = self.world.next_event_ns();
+            if self.sockets_at_start.is_none() && next >= Some(self.from_ns) {
                 self.snapshot_start();
+                // The counters at the window's start: the last sample may be long before it.
+                if self.gap_ns > 0 && self.world.events > self.last_sample_events {
+                    self.sample();
+                } else {
+                    self.arm_gap_sample();
+                }
+            }
+            if next >= Some(self.gap_due_ns)
+                && next > Some(self.world.now_ns)
+                && self.world.events > self.last_sample_events
+            {
+                self.sample();
             }
             if !self.world.step() {
                 return self.finish();
@@ -373,6 +421,16 @@ impl Session {
             self.samples.push(a.bytes_written as f64);
             self.samples.push(a.bytes_read as f64);
         }
+        self.arm_gap_sample();
+    }
+
+    /// When the next gap sample is due: `gap_ns` after the last sample, once the window opened.
+    fn arm_gap_sample(&mut self) {
+        self.gap_due_ns = if self.gap_ns > 0 && self.sockets_at_start.is_some() {
+            self.last_sample_ns.saturating_add(self.gap_ns)
+        } else {
+            u64::MAX
+        };
     }
 
     fn snapshot_start(&mut self) {
@@ -836,6 +894,117 @@ mod tests {
         assert!(s.metric("localhost:IpOutRequests").unwrap() > 1000.0);
         assert_eq!(s.metric("no_such_metric"), None);
         assert_eq!(s.metric("localhost:NoSuchCounter"), None);
+    }
+
+    /// The TSO lesson's slow-start step (3.19, 40 .. 250 ms): a burst of segments once the
+    /// handshake is done, then nothing until its ACKs come back an RTT (40 ms) later.
+    fn tso_slow_start(sample_every_events: u64, sample_every_ns: u64) -> SessionRequest {
+        SessionRequest {
+            source: include_str!("../../../scenarios/tso-autosizing.toml").to_string(),
+            file: "scenarios/tso-autosizing.toml".to_string(),
+            variant: Some("after".to_string()),
+            from_ns: 40_000_000,
+            to_ns: Some(250_000_000),
+            sample_every_events,
+            sample_every_ns,
+            ..request()
+        }
+    }
+
+    /// Every instant with an event, and the counters after its last event, laid out as a
+    /// sample without its time: the truth a sample for a time is checked against.
+    fn counters_after_each_instant(req: SessionRequest) -> Vec<(u64, Vec<f64>)> {
+        let mut s = Session::start(req).unwrap();
+        let mut out: Vec<(u64, Vec<f64>)> = Vec::new();
+        while !s.advance(1) {
+            let w = &s.world;
+            let mut row = Vec::new();
+            for (i, h) in w.hosts.iter().enumerate() {
+                row.extend(Mib::ALL.iter().map(|&m| h.mib.get(m) as f64));
+                row.push(w.tcp_mem_pages(i as u16) as f64);
+            }
+            for a in &w.apps {
+                row.extend([a.bytes_written as f64, a.bytes_read as f64]);
+            }
+            match out.last_mut() {
+                Some((t, last)) if *t == w.now_ns => *last = row,
+                _ => out.push((w.now_ns, row)),
+            }
+        }
+        out
+    }
+
+    /// The sample the site shows for time `t` (`model/counters.ts`, `sampleAt`: the last
+    /// sample at or before `t`), without its time.
+    fn sample_for(s: &Session, t: u64) -> &[f64] {
+        let stride = s.layout.stride as usize;
+        let rows: Vec<&[f64]> = s.samples().chunks(stride).collect();
+        let i = rows.partition_point(|r| r[0] <= t as f64).max(1) - 1;
+        &rows[i][1..]
+    }
+
+    #[test]
+    fn the_counters_for_a_time_after_a_burst_are_those_after_its_last_event() {
+        let truth = counters_after_each_instant(tso_slow_start(100, 0));
+        // The sender's TcpOutSegs within a sample without its time.
+        let probe = Session::start(tso_slow_start(100, 0)).unwrap();
+        let sender = probe
+            .layout
+            .hosts
+            .iter()
+            .position(|h| h == "sender")
+            .unwrap();
+        let segs = sender * (Mib::ALL.len() + 1)
+            + Mib::ALL
+                .iter()
+                .position(|m| m.name() == "TcpOutSegs")
+                .unwrap();
+        for (every_events, every_ns) in [(100, 0), (0, 1_000_000)] {
+            let req = tso_slow_start(every_events, every_ns);
+            let (from, to) = (req.from_ns, req.to_ns.unwrap());
+            let s = run(Session::start(req).unwrap());
+            let mode = format!("sampling every {every_events} events / {every_ns} ns");
+            // The first burst in the window: the first instant followed by 1 ms without events.
+            let burst = truth
+                .windows(2)
+                .find(|p| p[0].0 >= from && p[1].0 - p[0].0 >= 1_000_000)
+                .map(|p| (p[0].0, p[1].0))
+                .unwrap();
+            let t = (burst.0 + burst.1) / 2;
+            let sent = truth.iter().rfind(|(u, _)| *u <= t).unwrap().1[segs];
+            assert!(sent >= 10.0, "only {sent} segments out by {t} ns");
+            assert_eq!(
+                sample_for(&s, t)[segs],
+                sent,
+                "{mode}: TcpOutSegs at {t} ns, after the burst that ended at {} ns",
+                burst.0
+            );
+            // Every counter, every 50 us of the window, once the last event is a gap back.
+            let gap = if every_ns > 0 {
+                every_ns
+            } else {
+                (to - from) / GAP_SAMPLES_PER_WINDOW
+            };
+            let mut checked = 0;
+            for t in (from..to).step_by(50_000) {
+                let (t_e, want) = truth.iter().rfind(|(u, _)| *u <= t).unwrap();
+                if t - t_e >= gap {
+                    assert_eq!(sample_for(&s, t), &want[..], "{mode}: at {t} ns");
+                    checked += 1;
+                }
+            }
+            assert!(checked > 1000, "{mode}: only {checked} instants checked");
+            // Bounded: the samples by events or time, and about one per gap.
+            let samples = s.samples().len() / s.layout.stride as usize;
+            let events = s.summary().result.events;
+            let by_rule = events
+                .checked_div(every_events)
+                .unwrap_or_else(|| to / every_ns);
+            assert!(
+                samples as u64 <= by_rule + 2 * (to - from) / gap + 3,
+                "{mode}: {samples} samples for {events} events"
+            );
+        }
     }
 
     #[test]

@@ -46,6 +46,9 @@ traceLimit: number,
  */
 sampleEveryEvents: number, 
 /**
- * Sample the counters every this many ns of simulated time (0 = not by time).
+ * Sample the counters every this many ns of simulated time (0 = not by time). Either way
+ * the session also samples before an event that comes this long (or, sampling by events
+ * only, 1/1000 of the window) after the last sample, so that a sample stands at the end of
+ * every burst followed by a quiet stretch.
  */
 sampleEveryNs: number, };
