@@ -72,6 +72,7 @@ pub fn tcp_sendmsg_locked(
                 return wait_for_space(w, sk, copied, msg_more, mss_now, size_goal);
             }
             let id = w.next_skb_id();
+            let (now_j, hz) = (w.jiffies(), w.hz);
             let tp = &mut w.socks[sk as usize];
             // select_size(): 3.x/4.4 give the head room for ~1.4 KB of payload; 6.x none.
             let linear = tp.profile.skb_linear_payload;
@@ -91,7 +92,7 @@ pub fn tcp_sendmsg_locked(
                 sacked: 0,
                 tx: Default::default(),
             };
-            tcp_skb_entail(tp, skb);
+            tcp_skb_entail(tp, skb, now_j, hz);
             copy = size_goal as i64;
             new_skb = true;
             let c = w.costs(host).skb_alloc_ns;
@@ -182,13 +183,18 @@ fn wait_for_space(
     SendOutcome::Blocked { copied }
 }
 
-/// `tcp_skb_entail`: append a new skb to the write queue and charge its truesize.
-fn tcp_skb_entail(tp: &mut TcpSock, skb: Skb) {
+/// `tcp_skb_entail`: append a new skb to the write queue and charge its truesize; from 4.11
+/// (the idle check moved here from `tcp_event_data_sent`) restart cwnd after idle when the
+/// write queues new data, so the first packet after idle already leaves with the restarted cwnd.
+fn tcp_skb_entail(tp: &mut TcpSock, skb: Skb, now_j: u64, hz: u64) {
     tp.sk_wmem_queued += skb.truesize as u64;
     tp.sk_mem_charge(skb.truesize as u64);
     tp.write_queue.push_back(skb);
     // "PUSH only applies to already-queued data."
     tp.nonagle &= !TCP_NAGLE_PUSH;
+    if tp.profile.kernel.at_least(4, 11) {
+        crate::net::ipv4::tcp_output::tcp_slow_start_after_idle_check(tp, now_j, hz);
+    }
 }
 
 /// `tcp_mark_push`: PSH on the tail skb, `pushed_seq = write_seq`.

@@ -1319,14 +1319,10 @@ fn tcp_event_data_sent(w: &mut Stack, sk: SockId) {
     if tp.packets_in_flight() == 0 {
         crate::net::ipv4::tcp_cong::cwnd_event_tx_start(tp, &clock, &mut rand);
     }
-    let rto_j = tp.rto_ns * hz / 1_000_000_000;
-    // tcp_slow_start_after_idle_check: not with a cong_control algorithm (BBR).
-    if tp.net.sysctl.tcp_slow_start_after_idle
-        && !crate::net::ipv4::tcp_cong::has_cong_control(tp)
-        && tp.packets_out == 0
-        && now_j.saturating_sub(tp.lsndtime) > rto_j
-    {
-        tcp_cwnd_restart(tp, now_j - tp.lsndtime, rto_j, now_j);
+    // Before 4.11 the idle check runs here, when the data is sent; from 4.11 when the write
+    // queues it (tcp_skb_entail).
+    if !tp.profile.kernel.at_least(4, 11) {
+        tcp_slow_start_after_idle_check(tp, now_j, hz);
     }
     let since_rcv = now_j.wrapping_sub(tp.icsk_ack.lrcvtime);
     match tp.profile.pingpong {
@@ -1350,6 +1346,19 @@ fn tcp_event_data_sent(w: &mut Stack, sk: SockId) {
     tp.lsndtime = now_j;
 }
 
+/// `tcp_slow_start_after_idle_check`: with nothing in flight for longer than the RTO since the
+/// last send, restart cwnd (not with a `cong_control` algorithm, BBR).
+pub fn tcp_slow_start_after_idle_check(tp: &mut TcpSock, now_j: u64, hz: u64) {
+    let rto_j = tp.rto_ns * hz / 1_000_000_000;
+    if tp.net.sysctl.tcp_slow_start_after_idle
+        && !crate::net::ipv4::tcp_cong::has_cong_control(tp)
+        && tp.packets_out == 0
+        && now_j.saturating_sub(tp.lsndtime) > rto_j
+    {
+        tcp_cwnd_restart(tp, now_j - tp.lsndtime, rto_j, now_j);
+    }
+}
+
 /// `tcp_cwnd_restart` (RFC 5681 4.1): after an idle period longer than the RTO, halve cwnd per
 /// RTO of idleness, down to the initial window.
 fn tcp_cwnd_restart(tp: &mut TcpSock, mut delta_j: u64, rto_j: u64, now_j: u64) {
@@ -1363,6 +1372,7 @@ fn tcp_cwnd_restart(tp: &mut TcpSock, mut delta_j: u64, rto_j: u64, now_j: u64) 
     }
     tp.snd_cwnd = cwnd.max(restart_cwnd);
     tp.snd_cwnd_stamp = now_j;
+    tp.snd_cwnd_used = 0;
     tp.ca.epoch_start_ns = 0; // CA_EVENT_CWND_RESTART / TX_START for CUBIC
 }
 
