@@ -22,6 +22,7 @@ import { Legend } from './Legend';
 import { Pipeline } from './pipeline/Pipeline';
 import { changeSpeed, goToRow, logSide, Player, stepEvent, stepKind } from './Player';
 import { SiteStore } from './store';
+import { prefersReducedMotion } from '../shared/motion';
 
 // Below the first screen: loaded when scrolled near (Deferred.tsx).
 const Charts = lazy(() => import('./Charts').then((m) => ({ default: m.Charts })));
@@ -38,8 +39,20 @@ const RecordingSummary = lazy(() =>
 const NativePanel = lazy(() => import('./NativePanel').then((m) => ({ default: m.NativePanel })));
 const WhyPanel = lazy(() => import('./WhyPanel').then((m) => ({ default: m.WhyPanel })));
 
-/** `intro`: shown below the time controls (the landing's welcome on a first visit). */
-export function App({ intro = null }: { intro?: ReactNode }) {
+/**
+ * `intro`: shown below the scenario's title (the landing's welcome on a first visit); `effect`:
+ * right under the time controls, on the first screen (the landing's A/B figures); `autoplay`:
+ * the first run plays as it arrives, unless the reader asks for reduced motion.
+ */
+export function App({
+  intro = null,
+  effect = null,
+  autoplay = false,
+}: {
+  intro?: ReactNode;
+  effect?: ReactNode;
+  autoplay?: boolean;
+}) {
   const [store] = useState(() => new SiteStore(location.search));
   const [clock] = useState(() => new Clock());
   useEffect(() => {
@@ -49,7 +62,7 @@ export function App({ intro = null }: { intro?: ReactNode }) {
   return (
     <StoreContext.Provider value={store}>
       <ClockContext.Provider value={clock}>
-        <Page intro={intro} />
+        <Page intro={intro} effect={effect} autoplay={autoplay} />
       </ClockContext.Provider>
     </StoreContext.Provider>
   );
@@ -133,7 +146,15 @@ function Shortcuts({ open, onClose }: { open: boolean; onClose: () => void }) {
   );
 }
 
-function Page({ intro }: { intro: ReactNode }) {
+function Page({
+  intro,
+  effect,
+  autoplay,
+}: {
+  intro: ReactNode;
+  effect: ReactNode;
+  autoplay: boolean;
+}) {
   const site = useSite();
   const [sheet, setSheet] = useState(false);
   const store = useStore();
@@ -144,16 +165,35 @@ function Page({ intro }: { intro: ReactNode }) {
 
   // The clock spans run A's window; the link's cursor is applied to the first run only.
   const seeded = useRef(false);
+  // The landing's own playback, until it ends, the reader pauses it, or another run arrives.
+  const autoplaying = useRef(false);
   useEffect(() => {
     if (!a) return;
     const first = seeded.current ? null : store.getSnapshot().state;
     seeded.current = true;
     clock.setRange(a.summary.fromNs, a.summary.toNs);
+    if (autoplaying.current) {
+      // The reader changed the run: it opens paused at its start, as without the autoplay.
+      autoplaying.current = false;
+      clock.pause();
+      clock.seek(a.summary.fromNs);
+    }
     // A recording opens where the store chose (its first activity, or the link's cursor).
     const openAt = a.recording ? store.getSnapshot().capture?.openAtNs : undefined;
     if (openAt !== undefined && openAt !== null) clock.seek(openAt);
     else if (first?.t !== null && first?.t !== undefined) clock.seek(first.t, first.row);
-  }, [a, clock, store]);
+    if (first && autoplay && !prefersReducedMotion()) {
+      autoplaying.current = true;
+      clock.play();
+    }
+  }, [a, clock, store, autoplay]);
+  useEffect(
+    () =>
+      clock.subscribeSlow(() => {
+        if (!clock.playing) autoplaying.current = false;
+      }),
+    [clock],
+  );
   // The cursor goes to the URL when it rests.
   useEffect(
     () =>
@@ -240,6 +280,7 @@ function Page({ intro }: { intro: ReactNode }) {
           )}
         </section>
         <Player status={status} runState={runState} />
+        {effect}
         <Legend />
         {/* Beside the picture, as tall as it (scrolling inside); below 1100 px a sheet. */}
         <aside id="side-panel" className={`side-panel ${sheet ? 'open' : ''}`}>

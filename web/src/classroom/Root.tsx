@@ -7,8 +7,9 @@
 //                           (`&scenario=<name>`: only those that mirror one scenario)
 //   ?view=packetdrill       the packetdrill player: a .pkt script run by the engine, line by line
 //                           (`&script=<path>`: an upstream script of scenarios/packetdrill/)
-//   (anything else)         the simulator (app/App.tsx), with the landing introduction below
-//                           the picture and its time controls when the URL sets nothing
+//   (anything else)         the simulator (app/App.tsx); when the URL sets nothing, the landing:
+//                           the picture plays, the A/B figures of autocorking on and off sit
+//                           under its time controls (LandingEffect), the introduction lower
 //
 // Every view has the footer (version, offline state, language). Moving between views loads
 // the page anew (plain links), so each view starts from its URL alone.
@@ -19,6 +20,7 @@ import { App } from '../app/App';
 import { pageSettled, registerOffline, type OfflineState } from '../offline/register';
 import { Footer } from './Footer';
 import { Landing } from './Landing';
+import { LandingEffect } from './LandingEffect';
 import { useText } from '../shared/useLang';
 
 const LessonView = lazy(() => import('./LessonView').then((m) => ({ default: m.LessonView })));
@@ -73,7 +75,8 @@ export function Root() {
         <LessonsList headingLevel={1} />
       </main>
     );
-  else body = <App intro={isBare(params) ? <Landing /> : null} />;
+  else if (isBare(params)) body = <App intro={<Landing />} effect={<LandingEffect />} autoplay />;
+  else body = <App />;
   return (
     <>
       <Suspense fallback={<p role="status">{t.lesson.loading}</p>}>{body}</Suspense>

@@ -20,6 +20,34 @@ const en = {
     conform: 'Model vs Linux',
     packetdrill: 'packetdrill scripts',
     dismiss: 'Hide this introduction',
+    // The landing's A/B figures (LandingEffect.tsx): two whole runs of the landing scenario.
+    effect: {
+      region: 'What tcp_autocorking changes',
+      runs: (a: string, b: string, run: string) =>
+        `Two whole runs of ${run}, computed in your browser: ${a} and ${b}.`,
+      running: (pct: number) => `Running both runs in your browser: ${pct.toFixed(0)} %`,
+      failed: (e: string) => `The runs failed: ${e}`,
+      sideA: 'on',
+      sideB: 'off',
+      figures: {
+        packets: 'Packets sent',
+        bytesPerPacket: 'Bytes per packet',
+        cpuPerMB: 'Sender CPU per MB',
+        throughput: 'Throughput',
+        autocorks: 'Autocorked pushes',
+      },
+      // The caption: what run A does against run B, its parts listed with these separators.
+      caption: (list: string) => `With autocorking on, the sender ${list} than with it off.`,
+      listSeparator: ', ',
+      listLast: ' and ',
+      packetsFewer: (x: string) => `sends ${x}× fewer, bigger packets`,
+      packetsMore: (x: string) => `sends ${x}× more, smaller packets`,
+      cpuLess: (pct: number) => `uses ${pct} % less CPU per MB`,
+      cpuMore: (pct: number) => `uses ${pct} % more CPU per MB`,
+      throughputMore: (pct: number) => `moves ${pct} % more data`,
+      throughputLess: (pct: number) => `moves ${pct} % less data`,
+      none: 'In these runs tcp_autocorking changes none of these figures.',
+    },
   },
   lessons: {
     region: 'Lessons',
