@@ -34,6 +34,7 @@ export const ACK_REASONS: Record<string, string> = {
   'setsockopt TCP_QUICKACK': '调用了 setsockopt(TCP_QUICKACK)',
   'connection control': '连接控制',
   'tcp_release_cb after the socket backlog': '套接字积压队列处理完后的 tcp_release_cb',
+  'zero-window probe (tcp_xmit_probe_skb)': '零窗口探测（tcp_xmit_probe_skb）',
 };
 
 /** A field as the line writes it (see `fieldText`). */

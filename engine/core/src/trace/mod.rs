@@ -121,11 +121,14 @@ pub enum AckReason {
     /// `tcp_release_cb`: the one ACK deferred while the socket backlog ran
     /// (`tcp_backlog_ack_defer`, 6.8+).
     ReleaseCb = 8,
+    /// `tcp_xmit_probe_skb`: the probe timer found the peer's window closed and sent an ACK
+    /// with an old sequence number (`snd_una - 1`) to make the peer answer with its window.
+    WindowProbe = 9,
 }
 
 impl AckReason {
     /// Every reason, in code order (the `reason` field of `ack_xmit`).
-    pub const ALL: [AckReason; 9] = [
+    pub const ALL: [AckReason; 10] = [
         AckReason::TwoFrames,
         AckReason::Quickack,
         AckReason::Now,
@@ -135,6 +138,7 @@ impl AckReason {
         AckReason::SockoptQuickack,
         AckReason::Control,
         AckReason::ReleaseCb,
+        AckReason::WindowProbe,
     ];
 
     pub fn name(self) -> &'static str {
@@ -148,6 +152,7 @@ impl AckReason {
             AckReason::SockoptQuickack => "setsockopt TCP_QUICKACK",
             AckReason::Control => "connection control",
             AckReason::ReleaseCb => "tcp_release_cb after the socket backlog",
+            AckReason::WindowProbe => "zero-window probe (tcp_xmit_probe_skb)",
         }
     }
 }

@@ -922,6 +922,16 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     if ack > tp.snd_una || pkt.seq > tp.snd_wl1 || (pkt.seq == tp.snd_wl1 && nwin > tp.snd_wnd) {
         flag |= FLAG_WIN_UPDATE;
         tp.snd_wl1 = pkt.seq;
+        if tp.snd_wnd != nwin && !tp.write_queue.is_empty() && tp.profile.kernel.at_least(4, 11) {
+            // "if (!tcp_write_queue_empty(sk)) tcp_slow_start_after_idle_check(sk);": data
+            // that waited for the window restarts cwnd after idle like new data
+            // (packetdrill slow-start-after-win-update.pkt).
+            let (now_j, hz) = (w.jiffies(), w.hz);
+            let tp = &mut w.socks[sk as usize];
+            tp.snd_wnd = nwin;
+            crate::net::ipv4::tcp_output::tcp_slow_start_after_idle_check(tp, now_j, hz);
+        }
+        let tp = &mut w.socks[sk as usize];
         tp.snd_wnd = nwin;
         tp.max_window = tp.max_window.max(nwin);
     }

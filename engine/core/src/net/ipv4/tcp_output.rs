@@ -1177,6 +1177,19 @@ pub fn tcp_pace_kick(w: &mut Stack, sk: SockId) {
 
 /// `tcp_send_ack` / `__tcp_send_ack`: a pure ACK (truesize 2, `__sock_wfree` destructor).
 pub fn tcp_send_ack(w: &mut Stack, sk: SockId, reason: AckReason) {
+    let seq = w.socks[sk as usize].snd_nxt;
+    __tcp_send_ack(w, sk, reason, seq);
+}
+
+/// `tcp_xmit_probe_skb(sk, 0, mib)`: "Use a previous sequence. This should cause the other end
+/// to send an ack." A pure ACK at `snd_una - 1`, which the peer answers with its window.
+fn tcp_xmit_probe_skb(w: &mut Stack, sk: SockId) {
+    let seq = w.socks[sk as usize].snd_una.saturating_sub(1);
+    __tcp_send_ack(w, sk, AckReason::WindowProbe, seq);
+}
+
+/// An ACK with sequence number `seq` (`snd_nxt`, or an old one for a window probe).
+fn __tcp_send_ack(w: &mut Stack, sk: SockId, reason: AckReason, seq: u64) {
     let pkt_id = w.next_pkt_id();
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
@@ -1200,7 +1213,7 @@ pub fn tcp_send_ack(w: &mut Stack, sk: SockId, reason: AckReason) {
         4 + 8 * sack_blocks.len() as u32
     };
     let hdr = ETH_HLEN + IPV4_HLEN + tp.tcp_header_len + sack_len;
-    let (seq, ack_seq) = (tp.snd_nxt, tp.rcv_nxt);
+    let ack_seq = tp.rcv_nxt;
     let pkt = control_packet(
         tp,
         pkt_id,
@@ -1576,6 +1589,10 @@ pub fn tcp_write_wakeup(w: &mut Stack, sk: SockId) -> u64 {
         return 0;
     };
     if head.seq >= tp.wnd_end() {
+        // The window is closed: probe it (tcp_xmit_probe_skb, TCPWinProbe).
+        tcp_xmit_probe_skb(w, sk);
+        let host = w.socks[sk as usize].host;
+        w.mib(host).inc(Mib::TcpExtTCPWinProbe);
         return 0;
     }
     let mss = tcp_current_mss(tp);
