@@ -346,6 +346,15 @@ fn free_cpu_writes_count_in_the_run_size() {
     // Each of the 1448 one-byte writes of a packet counts: 1449 times the packets.
     assert_eq!(n, reference * 1449, "{how}");
     assert!(how.contains("1-byte write"), "{how}");
+    // The fuzz run's slow configurations: free CPU and 2-byte reads (230 M reads in 28 ms).
+    let (reads, how) = size(&[
+        "cpu.model=free",
+        "sim.duration_ms=10",
+        "app.read_size_bytes=2",
+    ]);
+    let (plain, _) = size(&["cpu.model=free", "sim.duration_ms=10"]);
+    assert_eq!(reads, plain + plain * 1448 / 2, "{how}");
+    assert!(how.contains("2-byte read"), "{how}");
 }
 
 #[test]

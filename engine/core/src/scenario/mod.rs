@@ -1131,7 +1131,8 @@ impl Config {
     /// How many MSS-sized packets the run carries at most, and the keys that say so in words
     /// (`sim.duration_ms = 600000 at 800000 Mbit/s`): the path's rate over the duration, or the
     /// flows' bytes if fewer ([`MAX_RUN_PACKETS`]); with `cpu.model = "free"`, a stream's
-    /// sub-MSS writes count as packets too (nothing else bounds how many it makes).
+    /// sub-MSS writes and the readers' sub-MSS reads count as packets too (nothing else bounds
+    /// how many system calls they make).
     pub fn run_size(&self) -> (u64, String) {
         let mss = u64::from(self.link.mtu.saturating_sub(52).max(1));
         let secs = self.duration_ns as f64 / 1e9;
@@ -1178,18 +1179,32 @@ impl Config {
         // Without the CPU's costs a write takes no time, so a stream's writes are bounded only by
         // the bytes it moves: 1-byte writes at 10 Gbit/s are 1.25 G system calls a second, each
         // an event of its own.
+        // So are the reader's reads (`app.read_size_bytes`).
         let free_cpu = self.hosts.iter().any(|h| !h.cpu.costs);
-        if free_cpu && self.app.kind == AppKind::TcpStream && self.app.write_size_bytes < mss {
-            let writes = packets.saturating_mul(mss) / self.app.write_size_bytes.max(1);
-            return (
-                packets.saturating_add(writes),
-                format!(
-                    "{how}, with each {}-byte write counted as a packet (cpu.model = \"free\": writes take no time),",
-                    self.app.write_size_bytes
-                ),
-            );
+        if !free_cpu {
+            return (packets, how);
         }
-        (packets, how)
+        let bytes = packets.saturating_mul(mss);
+        let mut calls = 0u64;
+        let mut what = Vec::new();
+        if self.app.kind == AppKind::TcpStream && self.app.write_size_bytes < mss {
+            calls = calls.saturating_add(bytes / self.app.write_size_bytes.max(1));
+            what.push(format!("{}-byte write", self.app.write_size_bytes));
+        }
+        if self.app.read_size_bytes < mss {
+            calls = calls.saturating_add(bytes / self.app.read_size_bytes.max(1));
+            what.push(format!("{}-byte read", self.app.read_size_bytes));
+        }
+        if calls == 0 {
+            return (packets, how);
+        }
+        (
+            packets.saturating_add(calls),
+            format!(
+                "{how}, with each {} counted as a packet (cpu.model = \"free\": system calls take no time),",
+                what.join(" and each ")
+            ),
+        )
     }
 }
 
