@@ -187,3 +187,15 @@ test('a table that fits is no tab stop', async ({ page }) => {
   expect(fits.length).toBeGreaterThan(0);
   expect(fits.every((i) => i === -1)).toBe(true);
 });
+
+for (const colorScheme of ['light', 'dark'] as const)
+  test(`the landing with both runs' figures has no serious accessibility violation (${colorScheme})`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await page.goto('./?lang=en');
+    await expect(page.getByTestId('landing-effect')).toHaveAttribute('data-phase', 'done', {
+      timeout: 90_000,
+    });
+    expect(await seriousViolations(page)).toEqual([]);
+  });

@@ -8,8 +8,11 @@ test('the page runs the engine in a worker and shows its version', async ({ send
   await sendpath.goto();
   await sendpath.ready();
   await expect(sendpath.engineVersion).toHaveText(workspaceVersion());
-  expect(workers).toHaveLength(1);
-  expect(workers[0]).toMatch(/\/assets\/worker-[\w-]+\.js$/);
+  // The page's engine first; the landing's two whole runs (LandingEffect) follow in workers of
+  // the same script once its first run is on screen.
+  expect(workers.length).toBeGreaterThanOrEqual(1);
+  expect(workers.length).toBeLessThanOrEqual(3);
+  for (const w of workers) expect(w).toMatch(/\/assets\/worker-[\w-]+\.js$/);
   const response = await wasm;
   expect(response.ok()).toBe(true);
   expect(response.headers()['content-type']).toBe('application/wasm');

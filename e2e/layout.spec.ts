@@ -87,6 +87,7 @@ const PANELS = [
   '.sim-main > .legend',
   '.sim-main > .intro',
   '.sim-main > .landing',
+  '.sim-main > .landing-effect',
 ];
 
 function measure(page: Page, panels: string[]): Promise<Layout> {
