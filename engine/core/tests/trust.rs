@@ -306,36 +306,31 @@ fn keys_the_rest_of_the_configuration_makes_meaningless_are_named_in_a_warning()
     }
 }
 
+/// A minimal scenario with `--set` overrides, resolved as `sendpath run` resolves it.
+fn config_with(sets: &[&str]) -> Result<scenario::Config, scenario::ScenarioError> {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    Scenario::parse("title = \"t\"\n", "t.toml")
+        .unwrap()
+        .config(None, &sets)
+}
+
 #[test]
 fn a_free_cpu_stream_through_the_forwarder_without_a_bottleneck_is_refused() {
     // It froze CI: the forwarder only delays, so a 1-byte writer without CPU costs moved
     // 160 Gbit/s (a window per 2 µs round trip) in 20 M writes per simulated millisecond.
-    let config = |sets: &[&str]| {
-        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-        Scenario::parse("title = \"t\"\n", "fwd.toml")
-            .unwrap()
-            .config(None, &sets)
-    };
     let base = ["link.kind=veth", "link.delay_us=1", "cpu.model=free"];
-    let e = config(&base).unwrap_err();
+    let e = config_with(&base).unwrap_err();
     assert_eq!(e.key.as_deref(), Some("cpu.model"));
     assert!(e.message.contains("path.bottleneck_mbit"), "{}", e.message);
     // With a bottleneck the forwarder has a rate, and the stream a size.
     let mut with_rate = base.to_vec();
     with_rate.push("path.bottleneck_mbit=100");
-    assert!(config(&with_rate).is_ok());
+    assert!(config_with(&with_rate).is_ok());
 }
 
 #[test]
 fn free_cpu_writes_count_in_the_run_size() {
-    let size = |sets: &[&str]| {
-        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-        Scenario::parse("title = \"t\"\n", "w.toml")
-            .unwrap()
-            .config(None, &sets)
-            .unwrap()
-            .run_size()
-    };
+    let size = |sets: &[&str]| config_with(sets).unwrap().run_size();
     let free = [
         "cpu.model=free",
         "sim.duration_ms=10",

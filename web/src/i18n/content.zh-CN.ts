@@ -73,6 +73,8 @@ export const keysZh: Record<string, string> = {
   'net.ipv4.tcp_timestamps':
     'TCP 时间戳选项（每个分段 12 字节，因此 MTU 1500 时 MSS 为 1448 而非 1460）',
   'net.ipv4.tcp_moderate_rcvbuf': '接收缓冲区自动调整',
+  'net.ipv4.tcp_early_retrans':
+    '3 或 4：最后一次发送 2 个 RTT 后发出尾部丢包探测（TLP）；模型从 4.14 起探测',
   'net.ipv4.tcp_pingpong_thresh':
     '接收方把连接视为交互式（延迟其 ACK）之前，需要在 ato 内收到的回复次数',
   'net.core.default_qdisc': '新设备挂载的 qdisc',
