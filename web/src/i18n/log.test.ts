@@ -125,6 +125,12 @@ const EXTRA_RUNS: [string, string, string[]][] = [
     'default',
     ['link.kind=ethernet', 'path.bottleneck_mbit=10', 'path.queue_packets=1'],
   ],
+  // Tail loss probes: the same on 6.18, which probes (4.4 does not).
+  [
+    'nagle-delayed-ack',
+    'default',
+    ['kernel=6.18', 'link.kind=ethernet', 'path.bottleneck_mbit=10', 'path.queue_packets=1'],
+  ],
 ];
 
 /** Kinds the engine defines but emits nowhere (trace.rs: no `Ev::CpuWait` is emitted). */
