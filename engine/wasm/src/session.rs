@@ -221,9 +221,10 @@ pub struct Session {
     last_sample_ns: u64,
     /// A gap sample is due before an event this long after the last sample (0: never).
     gap_ns: u64,
-    /// `last_sample_ns + gap_ns` once the window has opened, `u64::MAX` before or with
-    /// `gap_ns` 0: the one comparison the event loop makes.
-    gap_due_ns: u64,
+    /// The event loop looks closer ([`Session::watch`]) before an event due at or after this
+    /// instant: `from_ns` until the window opens, then `last_sample_ns + gap_ns` (`u64::MAX`
+    /// with `gap_ns` 0, when it does not even look at the next event's time).
+    watch_ns: u64,
     samples: Vec<f64>,
     layout: SampleLayout,
     sockets_at_start: Option<Vec<SockSnapshot>>,
@@ -290,7 +291,7 @@ impl Session {
             last_sample_events: 0,
             last_sample_ns: 0,
             gap_ns,
-            gap_due_ns: u64::MAX,
+            watch_ns: request.from_ns,
             samples: Vec::new(),
             layout: SampleLayout {
                 hosts,
@@ -308,7 +309,7 @@ impl Session {
         s.sample();
         if s.from_ns == 0 {
             s.snapshot_start();
-            s.arm_gap_sample();
+            s.arm_watch();
         }
         Ok(s)
     }
@@ -320,7 +321,8 @@ impl Session {
     /// ran since it and the event is at a later instant than the last one: the sample then holds
     /// the counters after the last event of a burst, where a sample after an event would wait
     /// for the next burst (the TSO lesson's counters read the handshake's for 40 ms of segments
-    /// on the wire). The event loop pays one comparison for it.
+    /// on the wire). The event loop pays for it a look at the next event's time and one
+    /// comparison, and with no sampling asked for only the comparison it made before.
     pub fn advance(&mut self, max_events: u32) -> bool {
         if self.done {
             return true;
@@ -336,21 +338,11 @@ impl Session {
                     self.world.end_ns = round_up_ns(self.world.now_ns + 1).min(self.world.end_ns);
                 }
             }
-            let next = self.world.next_event_ns();
-            if self.sockets_at_start.is_none() && next >= Some(self.from_ns) {
-                self.snapshot_start();
-                // The counters at the window's start: the last sample may be long before it.
-                if self.gap_ns > 0 && self.world.events > self.last_sample_events {
-                    self.sample();
-                } else {
-                    self.arm_gap_sample();
+            if self.watch_ns != u64::MAX {
+                let next = self.world.next_event_ns();
+                if next >= Some(self.watch_ns) {
+                    self.watch(next);
                 }
-            }
-            if next >= Some(self.gap_due_ns)
-                && next > Some(self.world.now_ns)
-                && self.world.events > self.last_sample_events
-            {
-                self.sample();
             }
             if !self.world.step() {
                 return self.finish();
@@ -370,6 +362,24 @@ impl Session {
             }
         }
         false
+    }
+
+    /// Before an event due at `next`, at or after `watch_ns`: the window opens (the sockets and
+    /// counters at its start, and a sample of them), or a gap sample is due.
+    fn watch(&mut self, next: Option<u64>) {
+        let ran = self.world.events > self.last_sample_events;
+        if self.sockets_at_start.is_none() {
+            self.snapshot_start();
+            // The counters at the window's start: the last sample may be long before it.
+            if self.gap_ns > 0 && ran {
+                self.sample();
+            } else {
+                self.arm_watch();
+            }
+        } else if ran && next > Some(self.world.now_ns) {
+            // After the last event of an instant, a gap after the last sample.
+            self.sample();
+        }
     }
 
     fn finish(&mut self) -> bool {
@@ -421,12 +431,14 @@ impl Session {
             self.samples.push(a.bytes_written as f64);
             self.samples.push(a.bytes_read as f64);
         }
-        self.arm_gap_sample();
+        self.arm_watch();
     }
 
-    /// When the next gap sample is due: `gap_ns` after the last sample, once the window opened.
-    fn arm_gap_sample(&mut self) {
-        self.gap_due_ns = if self.gap_ns > 0 && self.sockets_at_start.is_some() {
+    /// Where the event loop looks next: the window's start, then `gap_ns` after the last sample.
+    fn arm_watch(&mut self) {
+        self.watch_ns = if self.sockets_at_start.is_none() {
+            self.from_ns
+        } else if self.gap_ns > 0 {
             self.last_sample_ns.saturating_add(self.gap_ns)
         } else {
             u64::MAX
