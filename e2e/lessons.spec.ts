@@ -362,3 +362,36 @@ test('a run step with a side beside it draws both sides in its chart (TSO step 3
     await expect(chart.locator(`svg g.side-${side} > *`).first()).toBeAttached();
   await context.close();
 });
+
+test('TSQ step 2 draws the limit tcp_small_queue_check used, which sk_wmem_alloc exceeds by at most one skb', async ({
+  browser,
+}) => {
+  // 3.14's limit is max(tcp_limit_output_bytes, sk_pacing_rate >> 10): the sysctl's 131072 is
+  // only its floor, so the line drawn as the limit is the one the holds compared with.
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${test.info().project.use.baseURL}?lesson=tcp-small-queues&step=2&lang=en`);
+  const stage = page.getByTestId('step-stage');
+  await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  const chart = stage.getByTestId('step-chart');
+  // The y of a path's points (SVG y grows downwards: the highest value has the smallest y).
+  const ys = async (sel: string) =>
+    (await chart.locator(sel).first().getAttribute('d'))!
+      .match(/-?\d+(\.\d+)?,-?\d+(\.\d+)?/g)!
+      .map((p) => Number(p.split(',')[1]));
+  const limitY = await ys('path.s-limit');
+  const wmemY = await ys('path.s-wmem');
+  const sysctlY = Number(await chart.locator('line.s-limit-sysctl').first().getAttribute('y1'));
+  const axisZero = Math.max(...wmemY, ...limitY);
+  const height = (y: number) => axisZero - y;
+  const limit = Math.max(...limitY.map(height));
+  const wmem = Math.max(...wmemY.map(height));
+  expect(limit).toBeGreaterThan(0);
+  // sk_wmem_alloc passes the limit in force by one 64 KB skb at most (the check comes before
+  // the send), far less than twice it; the sysctl line lies below the limit in force.
+  expect(wmem).toBeGreaterThanOrEqual(limit * 0.9);
+  expect(wmem).toBeLessThan(limit * 1.5);
+  expect(height(sysctlY)).toBeLessThan(limit);
+  await expect(chart).toContainText('TSQ limit in force (tcp_small_queue_check)');
+  await context.close();
+});

@@ -138,6 +138,26 @@ function binsPath(
   return line().curve(curveStepAfter)(pts) ?? '';
 }
 
+/** Like `binsPath`, for a series that is NaN where it has no value: drawn only where it has. */
+function definedBinsPath(
+  values: Float64Array,
+  bins: number,
+  from: number,
+  binNs: number,
+  x: ScaleLinear<number, number>,
+  y: ScaleLinear<number, number>,
+): string {
+  const pts: [number, number, boolean][] = [];
+  for (let i = 0; i < bins; i++)
+    pts.push([x(from + i * binNs), y(values[i]!), !Number.isNaN(values[i]!)]);
+  pts.push([x(from + bins * binNs), y(values[bins - 1]!), !Number.isNaN(values[bins - 1]!)]);
+  return (
+    line<[number, number, boolean]>()
+      .defined((p) => p[2])
+      .curve(curveStepAfter)(pts) ?? ''
+  );
+}
+
 const Throughput = memo(function Throughput({
   runs,
   x,
@@ -272,9 +292,13 @@ const Queues = memo(function Queues({
             <path className="s-qdisc" d={binsPath(s.q, 0, s.c.bins, s.c.from, s.c.binNs, x, y)} />
             <path className="s-nic" d={binsPath(s.n, 0, s.c.bins, s.c.from, s.c.binNs, x, y)} />
             <path className="s-wmem" d={binsPath(s.w, 0, s.c.bins, s.c.from, s.c.binNs, x, y)} />
+            <path
+              className="s-limit"
+              d={definedBinsPath(s.lim, s.c.bins, s.c.from, s.c.binNs, x, y)}
+            />
             {tsqKey[i] !== undefined && onScale(tsqKey[i]!) && (
               <line
-                className="s-limit"
+                className="s-limit-sysctl"
                 x1={M.l}
                 x2={W - M.r}
                 y1={y(tsqKey[i]!)}
@@ -295,7 +319,8 @@ const Queues = memo(function Queues({
           { label: msg.charts.qdisc, cls: 's-qdisc' },
           { label: msg.charts.nic, cls: 's-nic' },
           { label: msg.charts.wmem, cls: 's-wmem' },
-          { label: `${msg.charts.tsqLimit} (net.ipv4.tcp_limit_output_bytes)`, cls: 's-limit' },
+          { label: msg.charts.tsqLimit, cls: 's-limit' },
+          { label: 'net.ipv4.tcp_limit_output_bytes', cls: 's-limit-sysctl' },
 
           ...sideItems(runs),
         ]}

@@ -226,7 +226,7 @@ export const en = {
     qdisc: 'qdisc',
     nic: 'NIC ring',
     wmem: 'sk_wmem_alloc',
-    tsqLimit: 'TSQ limit',
+    tsqLimit: 'TSQ limit in force (tcp_small_queue_check)',
     limitAbove: (v: string) => `TSQ limit ${v}: above the scale`,
     cwnd: 'cwnd and pacing rate',
     cwndSeries: 'snd_cwnd',
