@@ -88,7 +88,13 @@ export function ABTable({ lesson, step }: { lesson: Lesson; step: LessonStep }) 
   );
   const label = (m: string) => {
     const l = t.ab.metrics;
-    if (m === 'elapsed_s' || m === 'throughput_mbit' || m === 'ctxt_switches') return l[m];
+    if (
+      m === 'elapsed_s' ||
+      m === 'throughput_mbit' ||
+      m === 'ctxt_switches' ||
+      m === 'cpu_per_byte_ns'
+    )
+      return l[m];
     const [host, name] = m.split(':') as [string, string];
     if (name === 'tcp_mem_pages') return l.tcp_mem_pages(host);
     if (name === 'qdisc_backlog_bytes') return l.qdisc_backlog_bytes(host);

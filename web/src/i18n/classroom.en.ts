@@ -142,6 +142,7 @@ const en = {
       elapsed_s: 'time until the workload finished (s)',
       throughput_mbit: 'throughput (Mbit/s)',
       ctxt_switches: 'context switches per writer',
+      cpu_per_byte_ns: "the senders' CPU time per byte sent (ns)",
       tcp_mem_pages: (host: string) => `TCP memory on ${host} (pages)`,
       qdisc_backlog_bytes: (host: string) => `bytes in the qdisc of ${host} at the end`,
       counter: (host: string, name: string) => `${name} on ${host}`,

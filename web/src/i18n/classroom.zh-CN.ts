@@ -134,6 +134,7 @@ export const zhCN = {
       elapsed_s: '完成工作负载所用时间（秒）',
       throughput_mbit: '吞吐量（Mbit/s）',
       ctxt_switches: '每个写入进程的上下文切换次数',
+      cpu_per_byte_ns: '发送方每发送一字节花费的 CPU 时间（ns）',
       tcp_mem_pages: (host: string) => `${host} 上的 TCP 内存（页）`,
       qdisc_backlog_bytes: (host: string) => `结束时 ${host} 的 qdisc 中的字节数`,
       counter: (host: string, name: string) => `${host} 上的 ${name}`,

@@ -423,10 +423,14 @@ export function parseLesson(
     if (raw.metrics !== undefined && compare === null)
       fail(`${at}.metrics`, 'only an A/B step (compare = [...]) has metrics');
     for (const [j, m] of metrics.entries())
-      if (!/^(elapsed_s|throughput_mbit|ctxt_switches|[a-z]+:[A-Za-z_][A-Za-z0-9_]*)$/.test(m))
+      if (
+        !/^(elapsed_s|throughput_mbit|ctxt_switches|cpu_per_byte_ns|[a-z]+:[A-Za-z_][A-Za-z0-9_]*)$/.test(
+          m,
+        )
+      )
         fail(
           `${at}.metrics[${j + 1}]`,
-          `"${m}" is not a metric name (elapsed_s, throughput_mbit, ctxt_switches, HOST:tcp_mem_pages, HOST:<nstat counter>)`,
+          `"${m}" is not a metric name (elapsed_s, throughput_mbit, ctxt_switches, cpu_per_byte_ns, HOST:tcp_mem_pages, HOST:<nstat counter>)`,
         );
     if (compare !== null && metrics.length === 0) {
       // The source document's measurements of the two variants, in file order.
