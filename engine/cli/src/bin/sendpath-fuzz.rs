@@ -660,6 +660,13 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|_| {}));
     let c = corpus();
     if let Some((t, seed)) = replay {
+        if t == "config" {
+            // The configuration itself, so that a slow one can be run with `sendpath run`.
+            let base = Scenario::parse("title = \"random\"\n", "random.toml").unwrap();
+            if let Ok(Some((_, sets))) = config_cfg(&mut Rng(seed), &base) {
+                println!("{t}:{seed}: sets {sets:?}");
+            }
+        }
         return match one(&t, seed, &c) {
             Ok(Outcome::Accepted) => {
                 println!("{t}:{seed}: accepted");

@@ -140,9 +140,16 @@ pub struct Stack {
     pub hz: u64,
     /// Offset of the jiffy tick against t = 0, ns (from the seed).
     pub tick_phase_ns: u64,
+    /// Nanoseconds per jiffy when HZ divides a second exactly (100, 250, 1000), else 0.
+    ns_per_jiffy: u64,
     pub end_ns: u64,
     /// Pending events, latest first: the next one is at the end.
     queue: Vec<Scheduled>,
+    /// Events scheduled for the instant being run, in the order they were scheduled: they run
+    /// after the `queue`'s events due at that instant (scheduled before it) and before any later
+    /// one. A separate FIFO because an instant can hold very many (a veth whose every packet
+    /// comes back at once), where inserting each into `queue` moved the whole vector.
+    now_fifo: VecDeque<Scheduled>,
     pub hosts: Vec<Host>,
     pub links: Vec<Link>,
     pub socks: Vec<TcpSock>,
@@ -246,9 +253,15 @@ impl Stack {
         Stack {
             now_ns: 0,
             hz,
+            ns_per_jiffy: if 1_000_000_000 % hz == 0 {
+                1_000_000_000 / hz
+            } else {
+                0
+            },
             tick_phase_ns,
             end_ns: cfg.duration_ns,
             queue: Vec::new(),
+            now_fifo: VecDeque::new(),
             hosts,
             links,
             socks: Vec::new(),
@@ -284,7 +297,11 @@ impl Stack {
 
     /// The instant the tick makes `jiffies` reach `j` (when a timer with `expires = j` runs).
     pub fn jiffy_start_ns(&self, j: u64) -> u64 {
-        let t = (j * 1_000_000_000).div_ceil(self.hz);
+        // HZ 100, 250 and 1000 divide a second exactly: a multiplication, not a division.
+        let t = match self.ns_per_jiffy {
+            0 => (j * 1_000_000_000).div_ceil(self.hz),
+            n => j * n,
+        };
         t.saturating_sub(self.tick_phase_ns)
     }
 
@@ -312,6 +329,10 @@ impl Stack {
 
     pub fn schedule(&mut self, t_ns: u64, ev: Event) {
         debug_assert!(t_ns >= self.now_ns, "event {ev:?} scheduled in the past");
+        if t_ns == self.now_ns {
+            self.now_fifo.push_back(Scheduled { t_ns, ev });
+            return;
+        }
         // Latest first, so the next event is popped from the end. The new event goes
         // after (nearer the end than) every event due later and before every event due at
         // the same time or earlier, so that equal times keep the order of scheduling. The
@@ -342,12 +363,26 @@ impl Stack {
     /// How many queued events equal `ev` (for tests).
     #[cfg(test)]
     pub(crate) fn count_queued(&self, ev: Event) -> usize {
-        self.queue.iter().filter(|s| s.ev == ev).count()
+        self.queue
+            .iter()
+            .chain(self.now_fifo.iter())
+            .filter(|s| s.ev == ev)
+            .count()
     }
 
     /// The next event, removed from the queue.
     pub fn pop(&mut self) -> Option<(u64, Event)> {
-        self.queue.pop().map(|s| (s.t_ns, s.ev))
+        if self.now_fifo.is_empty() {
+            return self.queue.pop().map(|s| (s.t_ns, s.ev));
+        }
+        // The FIFO's events run after the queue's due at the same instant.
+        let f = self.now_fifo.front().unwrap().t_ns;
+        let s = if self.queue.last().is_none_or(|q| f < q.t_ns) {
+            self.now_fifo.pop_front()
+        } else {
+            self.queue.pop()
+        };
+        s.map(|s| (s.t_ns, s.ev))
     }
 
     pub fn next_skb_id(&mut self) -> u64 {
@@ -459,7 +494,10 @@ impl Stack {
 
     /// When the next event is due, if any (for runs driven step by step, like the site's).
     pub fn next_event_ns(&self) -> Option<u64> {
-        self.queue.last().map(|s| s.t_ns)
+        match (self.queue.last(), self.now_fifo.front()) {
+            (Some(q), Some(f)) => Some(q.t_ns.min(f.t_ns)),
+            (q, f) => q.or(f).map(|s| s.t_ns),
+        }
     }
 }
 
@@ -550,4 +588,34 @@ fn splitmix(state: &mut u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod queue_tests {
+    use super::*;
+    use crate::sim::testkit::established;
+
+    #[test]
+    fn events_of_one_instant_run_in_scheduling_order_after_those_scheduled_for_it_earlier() {
+        let mut w = established("6.18", "");
+        while w.stack.pop().is_some() {}
+        let now = w.now_ns;
+        // Scheduled from an earlier instant for `now + 10`, then, at `now + 10`, more for it.
+        w.schedule(now + 10, Event::App(1));
+        w.schedule(now + 20, Event::App(9));
+        w.schedule(now + 10, Event::App(2));
+        assert_eq!(w.stack.pop(), Some((now + 10, Event::App(1))));
+        w.now_ns = now + 10;
+        for i in 3..200_003 {
+            w.schedule(now + 10, Event::App(i));
+        }
+        assert_eq!(w.next_event_ns(), Some(now + 10));
+        // The one queued before the instant began runs first, then the instant's own in order.
+        assert_eq!(w.stack.pop(), Some((now + 10, Event::App(2))));
+        for i in 3..200_003 {
+            assert_eq!(w.stack.pop(), Some((now + 10, Event::App(i))));
+        }
+        assert_eq!(w.stack.pop(), Some((now + 20, Event::App(9))));
+        assert_eq!(w.stack.pop(), None);
+    }
 }
