@@ -533,11 +533,14 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
 /// - 3.x: not per window (the running maximum and the last call's mark; 3.x's own
 ///   `tcp_is_cwnd_limited` tested the flight against cwnd on each ACK instead).
 ///
-/// Then RFC 2861: while cwnd is filled, its stamp is renewed; while it is not, the largest flight
-/// is noted (`snd_cwnd_used`), and after an RTO of that (with `tcp_slow_start_after_idle`,
-/// not for BBR) [`tcp_cwnd_application_limited`] decays cwnd to what was used.
+/// Then, from 4.0, RFC 2861: while cwnd is filled, its stamp is renewed; while it is not, the
+/// largest flight is noted (`snd_cwnd_used`), and after an RTO of that (with
+/// `tcp_slow_start_after_idle`, not for BBR) [`tcp_cwnd_application_limited`] decays cwnd to
+/// what was used.
 ///
-/// Simplified: the `TCP_CHRONO_SNDBUF_LIMITED` bookkeeping (tcp_info only) is not modelled.
+/// Simplified: 3.x had RFC 2861 too; the model leaves it out there (the 3.x seed scenarios keep
+/// the behaviour they were checked with). The `TCP_CHRONO_SNDBUF_LIMITED` bookkeeping
+/// (tcp_info only) is not modelled.
 fn tcp_cwnd_validate(tp: &mut TcpSock, is_cwnd_limited: bool, now_j: u64, hz: u64) {
     let kernel = tp.profile.kernel;
     let window_over = tp.snd_una >= tp.cwnd_usage_seq;
@@ -560,8 +563,7 @@ fn tcp_cwnd_validate(tp: &mut TcpSock, is_cwnd_limited: bool, now_j: u64, hz: u6
     rfc2861_validate(tp, now_j, hz);
 }
 
-/// The RFC 2861 half of `tcp_cwnd_validate` (the same since 3.x; `!ca_ops->cong_control`
-/// from 4.9, when BBR came).
+/// The RFC 2861 half of `tcp_cwnd_validate` (`!ca_ops->cong_control` from 4.9, when BBR came).
 fn rfc2861_validate(tp: &mut TcpSock, now_j: u64, hz: u64) {
     if crate::net::ipv4::tcp_cong::tcp_is_cwnd_limited(tp, 0) {
         // "Network is feed fully."
