@@ -5,13 +5,13 @@
 
 import { useEffect, useMemo, useState } from 'react';
 
-import { startEngine } from '../engine/bridge';
 import type { Side } from '../engine/protocol';
 import type { Lesson, LessonStep } from '../model/lesson';
 import { formatMetric, ratioOf as ratio } from '../model/metric';
 import { scenarioMetas } from '../model/lessons';
 import { loadScenario } from '../model/scenarioIndex';
 import { useText } from '../shared/useLang';
+import { runExperimentPair } from './experimentPair';
 
 type Values = Record<string, number | null>;
 
@@ -33,54 +33,32 @@ export function ABTable({ lesson, step }: { lesson: Lesson; step: LessonStep }) 
     error: null,
   });
 
-  useEffect(() => {
-    // A and B each in a worker of their own, at once.
-    const engines = { a: startEngine(), b: startEngine() };
-    let live = true;
-    const go = async () => {
-      const text = await loadScenario(lesson.scenario);
-      const run = async (side: Side) => {
-        const result = await engines[side].callWithProgress(
-          'experiment',
-          (done, total) => {
-            if (live)
-              setRuns((r) => ({
-                ...r,
-                progress: { ...r.progress, [side]: total > 0 ? done / total : 0 },
-              }));
-          },
-          {
-            source: text,
-            file: `scenarios/${lesson.scenario}.toml`,
-            variant: compare[side],
-            sets: step.sets,
-          },
-          step.metrics,
-        );
-        if (!live) return;
-        setRuns((r) => ({
-          ...r,
-          progress: { ...r.progress, [side]: 1 },
-          values: { ...r.values, [side]: result.metrics },
-        }));
-      };
-      await Promise.all([run('a'), run('b')]);
-      if (live) setRuns((r) => ({ ...r, phase: 'done' }));
-    };
-    go().catch((err: unknown) => {
-      if (live)
-        setRuns((r) => ({
-          ...r,
-          phase: 'failed',
-          error: err instanceof Error ? err.message : String(err),
-        }));
-    });
-    return () => {
-      live = false;
-      engines.a.terminate();
-      engines.b.terminate();
-    };
-  }, [lesson, step, compare]);
+  useEffect(
+    () =>
+      // A and B each in a worker of their own, at once.
+      runExperimentPair(
+        async () => ({
+          source: await loadScenario(lesson.scenario),
+          file: `scenarios/${lesson.scenario}.toml`,
+          variants: compare,
+          sets: step.sets,
+          metrics: step.metrics,
+        }),
+        {
+          progress: (side, done) =>
+            setRuns((r) => ({ ...r, progress: { ...r.progress, [side]: done } })),
+          result: (side, result) =>
+            setRuns((r) => ({
+              ...r,
+              progress: { ...r.progress, [side]: 1 },
+              values: { ...r.values, [side]: result.metrics },
+            })),
+          error: (error) => setRuns((r) => ({ ...r, phase: 'failed', error })),
+          done: () => setRuns((r) => ({ ...r, phase: 'done' })),
+        },
+      ),
+    [lesson, step, compare],
+  );
 
   const src = (v: string, m: string) => source?.values.get(v)?.get(m) ?? null;
   const anySource = step.metrics.some(

@@ -7,7 +7,6 @@
 import { useEffect, useState } from 'react';
 
 import { useSite } from '../app/context';
-import { startEngine } from '../engine/bridge';
 import type { Side } from '../engine/protocol';
 import {
   differingFigures,
@@ -21,6 +20,7 @@ import {
 import { formatBitRate, formatCount, formatNs, trim3 } from '../model/format';
 import { DEFAULT_SCENARIO_NAME, loadScenario, entryOf } from '../model/scenarioIndex';
 import { useText } from '../shared/useLang';
+import { runExperimentPair } from './experimentPair';
 
 /** The landing scenario's two variants: A with autocorking, B without. */
 const VARIANTS: Record<Side, string> = { a: 'on', b: 'off' };
@@ -66,48 +66,29 @@ export function LandingEffect() {
 
   useEffect(() => {
     if (!armed) return;
-    const engines = { a: startEngine(), b: startEngine() };
-    let live = true;
-    const go = async () => {
-      const source = await loadScenario(DEFAULT_SCENARIO_NAME);
-      const run = async (side: Side) => {
-        const result = await engines[side].callWithProgress(
-          'experiment',
-          (done, total) => {
-            if (live)
-              setRuns((r) => ({
-                ...r,
-                progress: { ...r.progress, [side]: total > 0 ? done / total : 0 },
-              }));
-          },
-          {
-            source,
-            file: entryOf(DEFAULT_SCENARIO_NAME).path,
-            variant: VARIANTS[side],
-            sets: [],
-          },
-          [...EFFECT_METRICS],
-        );
-        engines[side].terminate();
-        if (!live) return;
-        const r = result.summary.result;
-        setRuns((cur) => ({
-          ...cur,
-          progress: { ...cur.progress, [side]: 1 },
-          values: { ...cur.values, [side]: effectValues(r, result.metrics) },
-          elapsedS: side === 'a' ? r.elapsed_s : cur.elapsedS,
-        }));
-      };
-      await Promise.all([run('a'), run('b')]);
-    };
-    go().catch((err: unknown) => {
-      if (live) setRuns((r) => ({ ...r, error: err instanceof Error ? err.message : String(err) }));
-    });
-    return () => {
-      live = false;
-      engines.a.terminate();
-      engines.b.terminate();
-    };
+    return runExperimentPair(
+      async () => ({
+        source: await loadScenario(DEFAULT_SCENARIO_NAME),
+        file: entryOf(DEFAULT_SCENARIO_NAME).path,
+        variants: VARIANTS,
+        sets: [],
+        metrics: [...EFFECT_METRICS],
+      }),
+      {
+        progress: (side, done) =>
+          setRuns((r) => ({ ...r, progress: { ...r.progress, [side]: done } })),
+        result: (side, result) => {
+          const r = result.summary.result;
+          setRuns((cur) => ({
+            ...cur,
+            progress: { ...cur.progress, [side]: 1 },
+            values: { ...cur.values, [side]: effectValues(r, result.metrics) },
+            elapsedS: side === 'a' ? r.elapsed_s : cur.elapsedS,
+          }));
+        },
+        error: (error) => setRuns((r) => ({ ...r, error })),
+      },
+    );
   }, [armed]);
 
   // The panel speaks of the landing scenario: gone once the reader opens another one.
