@@ -320,7 +320,7 @@ const Queues = memo(function Queues({
           { label: msg.charts.nic, cls: 's-nic' },
           { label: msg.charts.wmem, cls: 's-wmem' },
           { label: msg.charts.tsqLimit, cls: 's-limit' },
-          { label: 'net.ipv4.tcp_limit_output_bytes', cls: 's-limit-sysctl' },
+          { label: msg.charts.tsqSysctl, cls: 's-limit-sysctl' },
 
           ...sideItems(runs),
         ]}

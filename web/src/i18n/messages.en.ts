@@ -227,6 +227,7 @@ export const en = {
     nic: 'NIC ring',
     wmem: 'sk_wmem_alloc',
     tsqLimit: 'TSQ limit in force (tcp_small_queue_check)',
+    tsqSysctl: 'the sysctl net.ipv4.tcp_limit_output_bytes',
     limitAbove: (v: string) => `TSQ limit ${v}: above the scale`,
     cwnd: 'cwnd and pacing rate',
     cwndSeries: 'snd_cwnd',

@@ -223,6 +223,7 @@ export const zhCN = {
     nic: '网卡 TX 环',
     wmem: 'sk_wmem_alloc 字节数',
     tsqLimit: '生效的 TSQ 上限（tcp_small_queue_check）',
+    tsqSysctl: 'sysctl 参数 net.ipv4.tcp_limit_output_bytes 的值',
     limitAbove: (v: string) => `TSQ 上限 ${v}：超出刻度范围`,
     cwnd: '拥塞窗口和发送速率',
     cwndSeries: 'snd_cwnd 拥塞窗口',
