@@ -1,6 +1,18 @@
+import type { Browser } from '@playwright/test';
+
 import { formatMetric } from '../web/src/model/metric';
 import { expect, lessonIds, stepTitles, test } from './classroom';
 import { nativeRun } from './fixtures';
+
+/** A lesson's step opened in English with reduced motion, its run ready. */
+async function openStep(browser: Browser, lesson: string, step: number) {
+  const context = await browser.newContext({ reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${test.info().project.use.baseURL}?lesson=${lesson}&step=${step}&lang=en`);
+  const stage = page.getByTestId('step-stage');
+  await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  return { context, page, stage };
+}
 
 test('a link opens the lesson at the step it names', async ({ lesson, page }) => {
   const titles = stepTitles('autocorking', 'en');
@@ -127,11 +139,7 @@ test("a step records its window of the run, outlines the step's elements and pla
 });
 
 test('with reduced motion a step does not start playing by itself', async ({ browser }) => {
-  const context = await browser.newContext({ reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  await page.goto(`${test.info().project.use.baseURL}?lesson=tcp-small-queues&step=2&lang=en`);
-  const stage = page.getByTestId('step-stage');
-  await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  const { context, page, stage } = await openStep(browser, 'tcp-small-queues', 2);
   const play = stage.getByRole('region', { name: 'Time controls' }).getByRole('button').first();
   await page.waitForTimeout(500);
   await expect(play).toHaveText('Play');
@@ -178,11 +186,7 @@ test('the presenter drives the step from the keyboard: speed, reset, A/B, the nu
   browser,
 }) => {
   // Reduced motion: the step opens paused on its focus decision, so its instant is known.
-  const context = await browser.newContext({ reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  await page.goto(`${test.info().project.use.baseURL}?lesson=autocorking&step=2&lang=en`);
-  const stage = page.getByTestId('step-stage');
-  await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  const { context, page, stage } = await openStep(browser, 'autocorking', 2);
   const player = stage.getByRole('region', { name: 'Time controls' });
   const time = player.locator('output.time');
   const speed = player.locator('.speed output');
@@ -296,12 +300,8 @@ test('presenter mode reads from the back of the room: large type, every text at 
 test('a step marks its moment on the time line, M jumps there, and it names and outlines its chart', async ({
   browser,
 }) => {
-  const context = await browser.newContext({ reducedMotion: 'reduce' });
-  const page = await context.newPage();
   // tcp-small-queues step 2: focus = "xmit_hold:tsq", chart = "queues".
-  await page.goto(`${test.info().project.use.baseURL}?lesson=tcp-small-queues&step=2&lang=en`);
-  const stage = page.getByTestId('step-stage');
-  await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  const { context, page, stage } = await openStep(browser, 'tcp-small-queues', 2);
   const mark = stage.getByTestId('time-mark');
   await expect(mark).toHaveCount(1);
   await expect(mark).toHaveAccessibleName(/first xmit_hold at tsq/);
@@ -349,11 +349,7 @@ test('a step marks its moment on the time line, M jumps there, and it names and 
 test('a run step with a side beside it draws both sides in its chart (TSO step 3: 3.19 as A, 3.18 as B)', async ({
   browser,
 }) => {
-  const context = await browser.newContext({ reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  await page.goto(`${test.info().project.use.baseURL}?lesson=tso-autosizing&step=3&lang=en`);
-  const stage = page.getByTestId('step-stage');
-  await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  const { context, stage } = await openStep(browser, 'tso-autosizing', 3);
   const chart = stage.getByTestId('step-chart');
   await expect(chart).toHaveAttribute('data-chart', 'segs');
   await expect(chart.getByTestId('chart-sides')).toHaveText(/A: after\s+B: before/);
@@ -368,11 +364,7 @@ test('TSQ step 2 draws the limit tcp_small_queue_check used, which sk_wmem_alloc
 }) => {
   // 3.14's limit is max(tcp_limit_output_bytes, sk_pacing_rate >> 10): the sysctl's 131072 is
   // only its floor, so the line drawn as the limit is the one the holds compared with.
-  const context = await browser.newContext({ reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  await page.goto(`${test.info().project.use.baseURL}?lesson=tcp-small-queues&step=2&lang=en`);
-  const stage = page.getByTestId('step-stage');
-  await expect(stage.locator('[data-run-state="ready"]')).toBeVisible({ timeout: 60_000 });
+  const { context, stage } = await openStep(browser, 'tcp-small-queues', 2);
   const chart = stage.getByTestId('step-chart');
   // The y of a path's points (SVG y grows downwards: the highest value has the smallest y).
   const ys = async (sel: string) =>
