@@ -102,7 +102,8 @@ impl World {
 
     /// Apply the CPU work the kernel did during the current event: work for a socket goes to
     /// the core of the application that owns it (its softirq work lands there too, as with
-    /// XPS/RFS steering) and to that application's CPU time.
+    /// XPS/RFS steering) and to that application's CPU time unless it sleeps (see
+    /// `charge_sock`).
     pub fn flush_charges(&mut self) {
         // The charges handed on first (they came before the socket's running sum), then that sum.
         if !self.stack.cpu_charges.is_empty() {
@@ -130,7 +131,13 @@ impl World {
         let (host, app) = (tp.host, tp.app);
         let core = self.apps[app as usize].core as usize;
         self.cpus[host as usize].charge(core, now, cost_ns);
-        self.apps[app as usize].cpu_ns += cost_ns;
+        // getrusage counts the time a task was current on its CPU (`sum_exec_runtime`), with
+        // the interrupts and softirqs that ran while it was (`CONFIG_IRQ_TIME_ACCOUNTING` off).
+        // Softirq work that runs while the task sleeps in a system call runs on an idle CPU
+        // and is nobody's CPU time: the core is busy, the application's time does not grow.
+        if !self.apps[app as usize].sleeping {
+            self.apps[app as usize].cpu_ns += cost_ns;
+        }
     }
 
     /// Run until every application finished or the duration ended.
