@@ -129,6 +129,8 @@ export const keysZh: Record<string, string> = {
   'app.write_size_bytes': '每次 send() 调用的字节数（netperf -m）',
   'app.bytes': '每个数据流停止前发送的字节数（netperf -l -N）；0 = 一直到 sim.duration_ms',
   'app.interval_us': '两次 send() 调用之间的思考时间；0 = 连续调用',
+  'app.connect_interval_us':
+    '相邻数据流调用 connect() 的时间间隔：第 i 个数据流在 i 乘以该值时连接；0 = 全部在 t = 0 连接。（一致性实验室的录制脚本用 shell 循环启动客户端：它们的 SYN 相隔约 0.5 ms。）',
   'app.io':
     '流发送方的发送方式：阻塞的 send() 调用；或者非阻塞（O_NONBLOCK），用 epoll_wait 等待 EPOLLOUT，每次唤醒后一直发送到 EAGAIN，或者只发送一次',
   'app.read_size_bytes': '接收方应用程序每次 recv() 调用的字节数',

@@ -796,6 +796,15 @@ pub static KEYS: &[KeyDef] = &[
         default: |_| int(0),
     },
     KeyDef {
+        name: "app.connect_interval_us",
+        group: Group::App,
+        kind: Kind::Int { min: 0, max: 10_000_000 },
+        since: None,
+        per_host: false,
+        doc: "Time between successive flows' connect() calls: flow i connects at i times this; 0 = all at t = 0. (The conformance lab's recorder starts its clients from a shell loop: their SYNs leave about 0.5 ms apart.)",
+        default: |_| int(0),
+    },
+    KeyDef {
         name: "app.io",
         group: Group::App,
         kind: Kind::Choice(&["block", "eagain", "once"]),

@@ -365,6 +365,7 @@ impl Scenario {
                 write_size_bytes: g.int("app.write_size_bytes") as u64,
                 bytes: g.int("app.bytes") as u64,
                 interval_ns: g.int("app.interval_us") as u64 * 1000,
+                connect_interval_ns: g.int("app.connect_interval_us") as u64 * 1000,
                 io: match g.str("app.io") {
                     "eagain" => AppIo::Eagain,
                     "once" => AppIo::Once,
@@ -487,6 +488,7 @@ fn inapplicable_keys(
             | "app.write_size_bytes"
             | "app.bytes"
             | "app.interval_us"
+            | "app.connect_interval_us"
             | "app.read_size_bytes"
                 if pingpong =>
             {
@@ -1251,6 +1253,8 @@ pub struct AppConfig {
     pub write_size_bytes: u64,
     pub bytes: u64,
     pub interval_ns: u64,
+    /// Flow i's `connect()` at i × this (`app.connect_interval_us`).
+    pub connect_interval_ns: u64,
     pub io: AppIo,
     pub read_size_bytes: u64,
     pub send_bytes: u64,

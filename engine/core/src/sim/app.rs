@@ -31,6 +31,11 @@ pub enum Role {
 }
 
 impl Role {
+    /// The side that calls `connect()`: the stream sender, the ping-pong client.
+    pub fn is_active(self) -> bool {
+        matches!(self, Role::StreamSender | Role::PingpongClient)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Role::StreamSender => "tcp_stream",
@@ -149,7 +154,13 @@ pub fn build(w: &mut World) {
         w.apps.push(App::new(rb, b_host, b, core_b, flow));
         w.socks[a as usize].app = ia;
         w.socks[b as usize].app = ia + 1;
-        crate::net::ipv4::tcp_input::tcp_connect(w, a);
+        // Flow i calls connect() at i × app.connect_interval_us (the application's first step).
+        let connect_at = flow as u64 * cfg.app.connect_interval_ns;
+        if connect_at == 0 {
+            crate::net::ipv4::tcp_input::tcp_connect(w, a);
+        } else {
+            w.schedule(connect_at, Event::App(ia));
+        }
     }
 }
 
@@ -380,6 +391,11 @@ pub fn step(w: &mut World, a: u32) {
         return;
     }
     let sk = app.sk;
+    if w.socks[sk as usize].state == TcpState::Closed && app.role.is_active() {
+        // A flow whose connect() comes later (app.connect_interval_us): its first step.
+        crate::net::ipv4::tcp_input::tcp_connect(w, sk);
+        return;
+    }
     if w.socks[sk as usize].state != TcpState::Established {
         return; // tcp_finish_connect wakes it
     }
