@@ -8,6 +8,7 @@ import {
   serializeSelection,
   serializeState,
   setValue,
+  withChange,
   withSet,
 } from './urlstate';
 
@@ -82,6 +83,17 @@ describe('overrides', () => {
     expect(setValue(sets, 'a.b')).toBe('3');
     expect(withSet(sets, 'a.b', null)).toEqual(['c=2']);
     expect(setValue(['x = 5'], 'x')).toBe('5');
+  });
+
+  test('a key set back to the scenario’s own value leaves no override in the link', () => {
+    const on = withChange([], 'net.ipv4.tcp_autocorking', '0', '1');
+    expect(on).toEqual(['net.ipv4.tcp_autocorking=0']);
+    expect(withChange(on, 'net.ipv4.tcp_autocorking', '1', '1')).toEqual([]);
+    // Without a known base value the override stays, as before.
+    expect(withChange(on, 'net.ipv4.tcp_autocorking', '1', undefined)).toEqual([
+      'net.ipv4.tcp_autocorking=1',
+    ]);
+    expect(withChange(['c=2'], 'c', null, '2')).toEqual([]);
   });
 });
 

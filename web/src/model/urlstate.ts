@@ -358,6 +358,20 @@ export function withSet(sets: readonly string[], key: string, value: string | nu
   return value === null ? rest : [...rest, `${key}=${value}`];
 }
 
+/**
+ * `sets` with `key` set to `value`, or without any override of `key` when `value` is the
+ * scenario's own value (`base`, known once the page saw the key without an override): a link
+ * then holds only the settings that differ from the scenario, not a control moved and moved back.
+ */
+export function withChange(
+  sets: readonly string[],
+  key: string,
+  value: string | null,
+  base: string | undefined,
+): string[] {
+  return withSet(sets, key, value !== null && value === base ? null : value);
+}
+
 /** The override of `key` in `sets`, or undefined. */
 export function setValue(sets: readonly string[], key: string): string | undefined {
   for (let i = sets.length - 1; i >= 0; i--) {
