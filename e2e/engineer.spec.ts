@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 import type { Download } from '@playwright/test';
 
-import { ENGINE_DIR, expect, nativeRun, test } from './fixtures';
+import { ENGINE_DIR, expect, nativeRun, seriousViolations, test } from './fixtures';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -171,6 +171,7 @@ test('ss -ti and tc -s qdisc at the cursor are the text of sendpath run --at', a
   expect(native).toMatch(/^ESTAB/m);
   expect(native).toMatch(/^qdisc /m);
   expect(text).toBe(native);
+  expect(await seriousViolations(page)).toEqual([]);
   expect(sendpath.errors).toEqual([]);
 });
 
@@ -235,5 +236,37 @@ test('compare kernels lists the keys and switches that differ, as sendpath diff 
   }
   // Both sides' summaries, each row saying its side.
   await expect(panel.getByTestId('summary-flows').locator('tbody tr')).toHaveCount(8);
+  await expect(panel.getByTestId('summary-flows').locator('tbody tr td:first-child')).toHaveText([
+    ...Array<string>(4).fill('A'),
+    ...Array<string>(4).fill('B'),
+  ]);
+  expect(await seriousViolations(page)).toEqual([]);
   expect(sendpath.errors).toEqual([]);
+});
+
+test('a control set back to the scenario’s value leaves the link without it; a key says whether the kernel has it and its default there', async ({
+  sendpath,
+  page,
+}) => {
+  await sendpath.goto('./?s=autocorking&v=on');
+  await sendpath.ready();
+  const box = await sendpath.control(/net\.ipv4/, 'net.ipv4.tcp_autocorking');
+  await expect(box).toBeChecked();
+  await box.uncheck();
+  await expect
+    .poll(() => new URL(page.url()).searchParams.getAll('set'))
+    .toEqual(['net.ipv4.tcp_autocorking=0']);
+  await sendpath.ready();
+  await box.check();
+  await expect.poll(() => new URL(page.url()).searchParams.getAll('set')).toEqual([]);
+  await sendpath.ready();
+  const label = page.getByLabel('net.ipv4.tcp_autocorking', { exact: true });
+  const key = sendpath.controls.locator('.key').filter({ has: label });
+  await expect(key.locator('.doc')).toContainText('default in 3.14: 1');
+  // On 3.13 the key does not exist: the control says so.
+  await sendpath.goto('./?s=autocorking&v=on&set=kernel%3D3.13');
+  await sendpath.ready();
+  await sendpath.control(/net\.ipv4/, 'net.ipv4.tcp_autocorking');
+  await expect(key.locator('.doc')).toContainText('does not exist in 3.13: ignored');
+  expect(sendpath.errors.filter((e) => !/does not exist in kernel 3\.13/.test(e))).toEqual([]);
 });

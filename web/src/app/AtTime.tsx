@@ -8,6 +8,7 @@ import type { Side } from '../engine/protocol';
 import { formatInstant } from '../model/format';
 import { msg } from '../i18n/messages';
 import { useCursor, useSiteDeferred, useStore } from './context';
+import { ScrollBox } from '../shared/ScrollBox';
 
 interface Shown {
   t: number;
@@ -64,9 +65,14 @@ export function AtTime() {
               <figcaption>
                 {x.shownAt(ab ? msg.run.sideLabel(s) : '', formatInstant(shown.t))}
               </figcaption>
-              <pre data-testid={`at-text-${s}`} lang="en">
-                {shown.texts[s]}
-              </pre>
+              <ScrollBox
+                className="table-scroll"
+                label={x.shownAt(ab ? msg.run.sideLabel(s) : '', formatInstant(shown.t))}
+              >
+                <pre data-testid={`at-text-${s}`} lang="en">
+                  {shown.texts[s]}
+                </pre>
+              </ScrollBox>
             </figure>
           ) : null,
         )}

@@ -9,6 +9,7 @@ import type { KernelDiff as Diff } from '../engine/generated/KernelDiff';
 import { fired } from '../model/runSummary';
 import { msg } from '../i18n/messages';
 import { useSiteDeferred, useStore } from './context';
+import { ScrollBox } from '../shared/ScrollBox';
 
 export function KernelDiff() {
   const site = useSiteDeferred();
@@ -51,80 +52,84 @@ export function KernelDiff() {
       {!d && !error && <p role="status">{x.loading}</p>}
       {d && (
         <>
-          <table className="diff" data-testid="kernel-diff-keys">
-            <caption>{x.keys}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{x.key}</th>
-                <th scope="col">A ({d.kernel_a})</th>
-                <th scope="col">B ({d.kernel_b})</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.keys.length === 0 && (
+          <ScrollBox className="table-scroll" label={x.keys}>
+            <table className="diff" data-testid="kernel-diff-keys">
+              <caption>{x.keys}</caption>
+              <thead>
                 <tr>
-                  <td colSpan={3} className="muted">
-                    {x.noKeys}
-                  </td>
+                  <th scope="col">{x.key}</th>
+                  <th scope="col">A ({d.kernel_a})</th>
+                  <th scope="col">B ({d.kernel_b})</th>
                 </tr>
-              )}
-              {d.keys.map((k) => (
-                <tr key={k.key}>
-                  <th scope="row">{k.key}</th>
-                  <td>{k.a}</td>
-                  <td>{k.b}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <table className="diff" data-testid="kernel-diff-switches">
-            <caption>{x.switches}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{x.switchName}</th>
-                <th scope="col">A ({d.kernel_a})</th>
-                <th scope="col">B ({d.kernel_b})</th>
-                <th scope="col">{x.commit}</th>
-                <th scope="col">{x.what}</th>
-                <th scope="col">{x.fired}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.switches.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="muted">
-                    {x.noSwitches}
-                  </td>
-                </tr>
-              )}
-              {d.switches.map((s) => {
-                const [what, name] = s.evidence.includes(':')
-                  ? (s.evidence.split(':', 2) as [string, string])
-                  : [s.evidence, ''];
-                const ea = current ? sums.a!.summary.evidence[s.evidence] : undefined;
-                const eb = current ? sums.b!.summary.evidence[s.evidence] : undefined;
-                const f = fired(ea, eb);
-                return (
-                  <tr key={s.name} data-switch={s.name}>
-                    <th scope="row">{s.name}</th>
-                    <td>{s.a}</td>
-                    <td>{s.b}</td>
-                    <td>{s.commit}</td>
-                    <td lang="en">{s.what}</td>
-                    <td>
-                      {s.evidence === ''
-                        ? x.noEvidence
-                        : !current
-                          ? x.runSummaryFirst
-                          : f === null
-                            ? x.noEvidence
-                            : `${x.firedHow[f]} (${x.evidence(x.evidenceName(what, name), ea ?? 0, eb ?? 0)})`}
+              </thead>
+              <tbody>
+                {d.keys.length === 0 && (
+                  <tr>
+                    <td colSpan={3} className="muted">
+                      {x.noKeys}
                     </td>
                   </tr>
-                );
-              })}
-            </tbody>
-          </table>
+                )}
+                {d.keys.map((k) => (
+                  <tr key={k.key}>
+                    <th scope="row">{k.key}</th>
+                    <td>{k.a}</td>
+                    <td>{k.b}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollBox>
+          <ScrollBox className="table-scroll" label={x.switches}>
+            <table className="diff" data-testid="kernel-diff-switches">
+              <caption>{x.switches}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{x.switchName}</th>
+                  <th scope="col">A ({d.kernel_a})</th>
+                  <th scope="col">B ({d.kernel_b})</th>
+                  <th scope="col">{x.commit}</th>
+                  <th scope="col">{x.what}</th>
+                  <th scope="col">{x.fired}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.switches.length === 0 && (
+                  <tr>
+                    <td colSpan={6} className="muted">
+                      {x.noSwitches}
+                    </td>
+                  </tr>
+                )}
+                {d.switches.map((s) => {
+                  const [what, name] = s.evidence.includes(':')
+                    ? (s.evidence.split(':', 2) as [string, string])
+                    : [s.evidence, ''];
+                  const ea = current ? sums.a!.summary.evidence[s.evidence] : undefined;
+                  const eb = current ? sums.b!.summary.evidence[s.evidence] : undefined;
+                  const f = fired(ea, eb);
+                  return (
+                    <tr key={s.name} data-switch={s.name}>
+                      <th scope="row">{s.name}</th>
+                      <td>{s.a}</td>
+                      <td>{s.b}</td>
+                      <td>{s.commit}</td>
+                      <td lang="en">{s.what}</td>
+                      <td>
+                        {s.evidence === ''
+                          ? x.noEvidence
+                          : !current
+                            ? x.runSummaryFirst
+                            : f === null
+                              ? x.noEvidence
+                              : `${x.firedHow[f]} (${x.evidence(x.evidenceName(what, name), ea ?? 0, eb ?? 0)})`}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </ScrollBox>
         </>
       )}
     </div>

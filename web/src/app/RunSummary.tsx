@@ -23,6 +23,7 @@ import { msg } from '../i18n/messages';
 import { useSite, useStore } from './context';
 import { download } from './download';
 import { fileOf } from './store';
+import { ScrollBox } from '../shared/ScrollBox';
 
 export interface SummaryResult {
   config: SideConfig;
@@ -141,41 +142,43 @@ function FlowsTable({ shown, label }: { shown: Shown; label: (s: Side) => string
   const x = msg.runSummary;
   const ab = shown.length > 1 || label('a') !== '';
   return (
-    <table className="summary-table" data-testid="summary-flows">
-      <caption>{x.flows}</caption>
-      <thead>
-        <tr>
-          {ab && <th scope="col">{x.side}</th>}
-          <th scope="col">{x.flow}</th>
-          <th scope="col">{x.app}</th>
-          <th scope="col">{x.throughput}</th>
-          <th scope="col">{x.goodput}</th>
-          <th scope="col">{x.retrans}</th>
-          <th scope="col">{x.srtt}</th>
-          <th scope="col">{x.cwnd}</th>
-          <th scope="col">{x.tso}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {shown.flatMap(({ s, r }) =>
-          (r.summary.result.summary?.flows ?? []).map((f) => (
-            <tr key={`${s}/${f.sk}`} data-flow={`${s}/${f.flow}/${f.sk}`}>
-              {ab && <td>{label(s)}</td>}
-              <th scope="row">{flowName(f)}</th>
-              <td>{f.app}</td>
-              <td data-col="throughput">{mbit(f.throughput_bps)}</td>
-              <td data-col="goodput">{mbit(f.goodput_bps)}</td>
-              <td>{f.retrans_bytes}</td>
-              <td data-col="srtt">{minAvgMax(f.srtt_us)}</td>
-              <td data-col="cwnd">{minAvgMax(f.cwnd)}</td>
-              <td data-col="tso">
-                {`${f.tso_segs.count}, ${f.tso_segs.mean.toFixed(1)}, ${f.tso_segs.p50}, ${f.tso_segs.p90}, ${f.tso_segs.p99}, ${f.tso_segs.max}`}
-              </td>
-            </tr>
-          )),
-        )}
-      </tbody>
-    </table>
+    <ScrollBox className="table-scroll" label={x.flows}>
+      <table className="summary-table" data-testid="summary-flows">
+        <caption>{x.flows}</caption>
+        <thead>
+          <tr>
+            {ab && <th scope="col">{x.side}</th>}
+            <th scope="col">{x.flow}</th>
+            <th scope="col">{x.app}</th>
+            <th scope="col">{x.throughput}</th>
+            <th scope="col">{x.goodput}</th>
+            <th scope="col">{x.retrans}</th>
+            <th scope="col">{x.srtt}</th>
+            <th scope="col">{x.cwnd}</th>
+            <th scope="col">{x.tso}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.flatMap(({ s, r }) =>
+            (r.summary.result.summary?.flows ?? []).map((f) => (
+              <tr key={`${s}/${f.sk}`} data-flow={`${s}/${f.flow}/${f.sk}`}>
+                {ab && <td>{label(s)}</td>}
+                <th scope="row">{flowName(f)}</th>
+                <td>{f.app}</td>
+                <td data-col="throughput">{mbit(f.throughput_bps)}</td>
+                <td data-col="goodput">{mbit(f.goodput_bps)}</td>
+                <td>{f.retrans_bytes}</td>
+                <td data-col="srtt">{minAvgMax(f.srtt_us)}</td>
+                <td data-col="cwnd">{minAvgMax(f.cwnd)}</td>
+                <td data-col="tso">
+                  {`${f.tso_segs.count}, ${f.tso_segs.mean.toFixed(1)}, ${f.tso_segs.p50}, ${f.tso_segs.p90}, ${f.tso_segs.p99}, ${f.tso_segs.max}`}
+                </td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </table>
+    </ScrollBox>
   );
 }
 
@@ -192,27 +195,29 @@ function Histogram({
   const b = tsoBuckets(hist);
   const most = Math.max(1, ...b.map(([, n]) => n));
   return (
-    <table className="summary-table histogram" data-testid={testId}>
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{x.segs}</th>
-          <th scope="col">{x.skbs}</th>
-          <th scope="col" aria-hidden="true"></th>
-        </tr>
-      </thead>
-      <tbody>
-        {b.map(([segs, n]) => (
-          <tr key={segs}>
-            <th scope="row">{segs}</th>
-            <td>{n}</td>
-            <td aria-hidden="true">
-              <span className="bar" style={{ width: `${(n / most) * 10}rem` }} />
-            </td>
+    <ScrollBox className="table-scroll" label={caption}>
+      <table className="summary-table histogram" data-testid={testId}>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{x.segs}</th>
+            <th scope="col">{x.skbs}</th>
+            <th scope="col" aria-hidden="true"></th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {b.map(([segs, n]) => (
+            <tr key={segs}>
+              <th scope="row">{segs}</th>
+              <td>{n}</td>
+              <td aria-hidden="true">
+                <span className="bar" style={{ width: `${(n / most) * 10}rem` }} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollBox>
   );
 }
 
@@ -225,40 +230,42 @@ function DevicesTable({ shown, label }: { shown: Shown; label: (s: Side) => stri
     ),
   );
   return (
-    <table className="summary-table" data-testid="summary-devices">
-      <caption>{x.devices}</caption>
-      <thead>
-        <tr>
-          {ab && <th scope="col">{x.side}</th>}
-          <th scope="col">{x.host}</th>
-          <th scope="col">{x.queue}</th>
-          <th scope="col">avg</th>
-          <th scope="col">p50</th>
-          <th scope="col">p99</th>
-          <th scope="col">max</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.length === 0 && (
+    <ScrollBox className="table-scroll" label={x.devices}>
+      <table className="summary-table" data-testid="summary-devices">
+        <caption>{x.devices}</caption>
+        <thead>
           <tr>
-            <td colSpan={ab ? 7 : 6} className="muted">
-              {x.none}
-            </td>
+            {ab && <th scope="col">{x.side}</th>}
+            <th scope="col">{x.host}</th>
+            <th scope="col">{x.queue}</th>
+            <th scope="col">avg</th>
+            <th scope="col">p50</th>
+            <th scope="col">p99</th>
+            <th scope="col">max</th>
           </tr>
-        )}
-        {rows.map(({ s, host, queue, level }) => (
-          <tr key={`${s}/${host}/${queue}`} data-queue={`${s}/${host}/${queue}`}>
-            {ab && <td>{label(s)}</td>}
-            <td>{host}</td>
-            <th scope="row">{x.queues[queue]}</th>
-            <td>{level.avg.toFixed(1)}</td>
-            <td>{level.p50}</td>
-            <td>{level.p99}</td>
-            <td>{level.max}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={ab ? 7 : 6} className="muted">
+                {x.none}
+              </td>
+            </tr>
+          )}
+          {rows.map(({ s, host, queue, level }) => (
+            <tr key={`${s}/${host}/${queue}`} data-queue={`${s}/${host}/${queue}`}>
+              {ab && <td>{label(s)}</td>}
+              <td>{host}</td>
+              <th scope="row">{x.queues[queue]}</th>
+              <td>{level.avg.toFixed(1)}</td>
+              <td>{level.p50}</td>
+              <td>{level.p99}</td>
+              <td>{level.max}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollBox>
   );
 }
 
@@ -267,43 +274,45 @@ function HoldsTable({ shown, label }: { shown: Shown; label: (s: Side) => string
   const ab = label('a') !== '';
   return (
     <>
-      <table className="summary-table" data-testid="summary-holds">
-        <caption>{x.holds}</caption>
-        <thead>
-          <tr>
-            {ab && <th scope="col">{x.side}</th>}
-            <th scope="col">{x.gate}</th>
-            <th scope="col">{x.per}</th>
-            <th scope="col">{x.held}</th>
-            <th scope="col">{x.total}</th>
-            <th scope="col">{x.mean}</th>
-            <th scope="col">p50</th>
-            <th scope="col">p90</th>
-            <th scope="col">p99</th>
-            <th scope="col">max</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.flatMap(({ s, r }) =>
-            (r.summary.result.summary?.holds ?? [])
-              .filter((h) => h.ns.count > 0)
-              .map((h) => (
-                <tr key={`${s}/${h.gate}`} data-gate={`${s}/${h.gate}`}>
-                  {ab && <td>{label(s)}</td>}
-                  <th scope="row">{h.gate}</th>
-                  <td>{h.per === 'packet' ? x.perPacket : 'skb'}</td>
-                  <td>{h.ns.count}</td>
-                  <td>{(h.total_ns / 1e6).toFixed(3)}</td>
-                  <td>{(h.ns.mean / 1e3).toFixed(1)}</td>
-                  <td>{usOf(h.ns.p50)}</td>
-                  <td>{usOf(h.ns.p90)}</td>
-                  <td>{usOf(h.ns.p99)}</td>
-                  <td>{usOf(h.ns.max)}</td>
-                </tr>
-              )),
-          )}
-        </tbody>
-      </table>
+      <ScrollBox className="table-scroll" label={x.holds}>
+        <table className="summary-table" data-testid="summary-holds">
+          <caption>{x.holds}</caption>
+          <thead>
+            <tr>
+              {ab && <th scope="col">{x.side}</th>}
+              <th scope="col">{x.gate}</th>
+              <th scope="col">{x.per}</th>
+              <th scope="col">{x.held}</th>
+              <th scope="col">{x.total}</th>
+              <th scope="col">{x.mean}</th>
+              <th scope="col">p50</th>
+              <th scope="col">p90</th>
+              <th scope="col">p99</th>
+              <th scope="col">max</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.flatMap(({ s, r }) =>
+              (r.summary.result.summary?.holds ?? [])
+                .filter((h) => h.ns.count > 0)
+                .map((h) => (
+                  <tr key={`${s}/${h.gate}`} data-gate={`${s}/${h.gate}`}>
+                    {ab && <td>{label(s)}</td>}
+                    <th scope="row">{h.gate}</th>
+                    <td>{h.per === 'packet' ? x.perPacket : 'skb'}</td>
+                    <td>{h.ns.count}</td>
+                    <td>{(h.total_ns / 1e6).toFixed(3)}</td>
+                    <td>{(h.ns.mean / 1e3).toFixed(1)}</td>
+                    <td>{usOf(h.ns.p50)}</td>
+                    <td>{usOf(h.ns.p90)}</td>
+                    <td>{usOf(h.ns.p99)}</td>
+                    <td>{usOf(h.ns.max)}</td>
+                  </tr>
+                )),
+            )}
+          </tbody>
+        </table>
+      </ScrollBox>
       {shown.map(({ s, r }) => {
         const n = r.summary.result.summary?.holds_open_at_end ?? 0;
         return n > 0 ? (

@@ -728,7 +728,10 @@ export class SiteStore {
     const cfg = this.snap.state[side];
     const kv = this.snap[side]?.info?.keys[key];
     const id = `${side}\u0000${cfg?.scenario}\u0000${cfg?.variant}\u0000${key}`;
-    if (cfg && kv && kv.values.length === 1 && setValue(cfg.sets, key) === undefined)
+    // A key per host takes one value on every host from `KEY=VALUE`: its base is that value
+    // when every host has it.
+    const same = kv && kv.values.length > 0 && kv.values.every((v) => v === kv.values[0]);
+    if (cfg && kv && same && setValue(cfg.sets, key) === undefined)
       this.baseValues.set(id, kv.values[0]!);
     const base = this.baseValues.get(id);
     this.change((s) => {
