@@ -107,16 +107,18 @@ export function RunSummary() {
             {x.elapsed(((shown[0]!.r.summary.result.summary?.elapsed_ns ?? 0) / 1e9).toFixed(6))}
           </p>
           <FlowsTable shown={shown} label={label} />
-          {shown.map(({ s, r }) =>
-            (r.summary.result.summary?.flows ?? []).map((f) => (
-              <Histogram
-                key={`${s}/${f.sk}`}
-                caption={x.histogram(`${flowName(f)}${ab ? ` (${label(s)})` : ''}`)}
-                hist={f.tso_histogram}
-                testId={`tso-hist-${s}-${f.sk}`}
-              />
-            )),
-          )}
+          <div className="histograms">
+            {shown.map(({ s, r }) =>
+              (r.summary.result.summary?.flows ?? []).map((f) => (
+                <Histogram
+                  key={`${s}/${f.sk}`}
+                  caption={x.histogram(`${flowName(f)}${ab ? ` (${label(s)})` : ''}`)}
+                  hist={f.tso_histogram}
+                  testId={`tso-hist-${s}-${f.sk}`}
+                />
+              )),
+            )}
+          </div>
           <DevicesTable shown={shown} label={label} />
           <HoldsTable shown={shown} label={label} />
           <p className="muted">{x.csvIntro(formatNs(shown[0]!.r.summary.intervalNs))}</p>
