@@ -145,6 +145,11 @@ test('the run summary shows the figures sendpath run prints, and its CSV is send
     expect(lines).toHaveLength(native.trim().split('\n').length);
     expect(csv).toBe(native);
   }
+  // On a phone the wide tables scroll in their own boxes: the page does not scroll sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - innerWidth))
+    .toBeLessThanOrEqual(0);
   expect(sendpath.errors).toEqual([]);
 });
 
