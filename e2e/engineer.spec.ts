@@ -275,3 +275,36 @@ test('a control set back to the scenario’s value leaves the link without it; a
   await expect(key.locator('.doc')).toContainText('does not exist in 3.13: ignored');
   expect(sendpath.errors.filter((e) => !/does not exist in kernel 3\.13/.test(e))).toEqual([]);
 });
+
+test('"Simulate this" links only the recording’s settings that differ from the scenario, and runs the same configuration', async ({
+  sendpath,
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await sendpath.goto('./?capture=samples/autocork-off.jsonl');
+  await expect(
+    page.getByRole('heading', { level: 2, name: 'Recording: autocork-off.jsonl' }),
+  ).toBeVisible({ timeout: 60_000 });
+  await sendpath.ready();
+  await page.getByRole('button', { name: 'Simulate this' }).first().click();
+  await expect
+    .poll(() => new URL(page.url()).searchParams.getAll('bset').length)
+    .toBeGreaterThan(0);
+  await sendpath.ready(90_000);
+  const bsets = new URL(page.url()).searchParams.getAll('bset');
+  // Every key the simulation used is listed with where its value came from; the link holds
+  // only those the scenario file does not already give.
+  await sendpath.reveal('Recording');
+  const keys = page.getByTestId('capture-keys').locator('tbody tr');
+  const defaults = page.getByTestId('capture-defaults').locator('tbody tr');
+  const listed = (await keys.count()) + (await defaults.count());
+  expect(listed).toBeGreaterThan(50);
+  // 16 of 82 when this test was written: the kernel, the link, the workload, what was recorded.
+  expect(bsets.length).toBeLessThan(listed / 4);
+  expect(bsets).toContain('net.ipv4.tcp_autocorking=0');
+  expect(bsets).toContain('kernel=6.18');
+  // 6.18's own defaults (sim.hz 250 against 3.14's 1000) come with the kernel.
+  expect(bsets.filter((s) => s.startsWith('sim.hz='))).toEqual([]);
+  await expect(page.getByTestId('capture-compare')).toBeVisible({ timeout: 120_000 });
+  expect(sendpath.errors).toEqual([]);
+});

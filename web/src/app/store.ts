@@ -40,6 +40,9 @@ import {
   parseState,
   registerLinkedFiles,
   sameRuns,
+  keysThatDiffer,
+  parseSet,
+  pruneSets,
   serializeState,
   setValue,
   withChange,
@@ -583,12 +586,42 @@ export class SiteStore {
    * "Simulate this": side B runs the scenario keys read from the recording over the recording's
    * window, and a full run of the same configuration gives the counters to compare.
    */
-  simulateCapture(): void {
+  async simulateCapture(): Promise<void> {
     const cap = this.snap.capture;
     if (!cap) return;
-    const b: SideConfig = { scenario: cap.scenario.base, variant: null, sets: cap.scenario.sets };
+    const sets = await this.minimalSets(cap.scenario.base, cap.scenario.sets);
+    if (this.snap.capture !== cap) return;
+    const b: SideConfig = { scenario: cap.scenario.base, variant: null, sets };
     this.change((s) => ({ ...s, b, edit: 'b' }));
     void this.runCaptureSimulation(b);
+  }
+
+  /**
+   * `sets` without the overrides `scenario` already has (with their kernel): the same
+   * configuration, checked by resolving both, so that a link holds only what differs. Falls back
+   * to `sets` whole when the engine cannot tell.
+   */
+  private async minimalSets(scenario: string, sets: string[]): Promise<string[]> {
+    const engine = this.engine;
+    if (!engine) return sets;
+    const info = async (s: string[]) =>
+      engine.call('scenarioInfo', await this.request({ scenario, variant: null, sets: s }));
+    try {
+      const full = await info(sets);
+      const own = await info([]);
+      const base = await info(sets.filter((s) => parseSet(s)?.key === 'kernel'));
+      let kept = pruneSets(sets, base, own.kernel);
+      // A default may depend on another key (the topology): put back what resolves otherwise.
+      for (let i = 0; i < 4; i++) {
+        const differ = keysThatDiffer(full, await info(kept));
+        if (differ.length === 0) return kept;
+        const now = kept;
+        kept = sets.filter((s) => now.includes(s) || differ.includes(parseSet(s)?.key ?? ''));
+      }
+      return sets;
+    } catch {
+      return sets;
+    }
   }
 
   /** The full run of the simulation of the recording (the counters of its whole workload). */
