@@ -8,60 +8,14 @@
 //!    counter that shows its code path was taken);
 //! 3. both runs' summaries side by side.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 
-use sendpath_core::scenario::profile::{Kernel, SWITCHES};
+use sendpath_core::diff::{self, evidence, evidence_name};
+use sendpath_core::scenario::profile::Kernel;
 use sendpath_core::trace::summary::Summary;
 use sendpath_core::{RunOptions, RunResult, Scenario};
 
 use crate::Fail;
-
-/// How often a switch's code path shows in a run; None when no event shows it.
-fn evidence(e: &str, r: &RunResult) -> Option<u64> {
-    let s = r.summary.as_ref()?;
-    let (what, name) = e.split_once(':').unwrap_or((e, ""));
-    Some(match what {
-        "kind" => s.events_by_kind.get(name).copied().unwrap_or(0),
-        "hold" => s
-            .holds
-            .iter()
-            .find(|h| h.gate == name)
-            .map_or(0, |h| h.ns.count),
-        "ack" => s.acks_by_reason.get(name).copied().unwrap_or(0),
-        "counter" => r
-            .hosts
-            .values()
-            .map(|h| h.counters.get(name).copied().unwrap_or(0))
-            .sum(),
-        "pingpong_delacks" => s.pingpong_delacks,
-        _ => return None,
-    })
-}
-
-fn evidence_name(e: &str) -> String {
-    let (what, name) = e.split_once(':').unwrap_or((e, ""));
-    match what {
-        "kind" => format!("{name} events"),
-        "hold" => format!("skbs held at {name}"),
-        "ack" => format!("ACKs sent for {name}"),
-        "counter" => name.to_string(),
-        "pingpong_delacks" => "delayed ACKs in pingpong mode".to_string(),
-        _ => String::new(),
-    }
-}
-
-/// A resolved value as the key table shows it: `131072 (default)`, `not in 3.14`, or the value
-/// with where it came from.
-fn cell(v: &str, origin: &str, kernel: &str) -> String {
-    if origin.contains("not in this kernel") {
-        format!("not in {kernel}")
-    } else if origin == format!("kernel {kernel} default") {
-        format!("{v} (default)")
-    } else {
-        format!("{v} ({origin})")
-    }
-}
 
 /// The figures a side-by-side summary compares, as (name, value) rows.
 fn figures(r: &RunResult) -> Vec<(String, String)> {
@@ -154,35 +108,19 @@ pub fn run(
         o
     };
     let (oa, ob) = (with(a), with(b));
-    let shown = |o: &RunOptions| -> Result<BTreeMap<String, (String, String)>, Fail> {
-        let (lines, _) = sc
-            .show_config(o.variant.as_deref(), &o.sets)
-            .map_err(|e| e.to_string())?;
-        Ok(lines
-            .into_iter()
-            .filter(|l| l.key != "kernel")
-            .map(|l| {
-                let key = match &l.host {
-                    Some(h) => format!("{h}:{}", l.key),
-                    None => l.key.to_string(),
-                };
-                (key, (l.value, l.origin))
-            })
-            .collect())
-    };
-    let (ca, cb) = (shown(&oa)?, shown(&ob)?);
+    let d = diff::kernel_diff(
+        &sc,
+        (oa.variant.as_deref(), &oa.sets),
+        &sc,
+        (ob.variant.as_deref(), &ob.sets),
+    )?;
     writeln!(o, "# {file}: kernel {a} against kernel {b}")?;
     writeln!(o, "\n## keys whose value differs")?;
     writeln!(o, "{:<40} {:<32} {}", "key", a, b)?;
-    let mut n = 0;
-    for (k, (va, fa)) in &ca {
-        let Some((vb, fb)) = cb.get(k) else { continue };
-        if va != vb || fa.contains("not in this kernel") != fb.contains("not in this kernel") {
-            n += 1;
-            writeln!(o, "{k:<40} {:<32} {}", cell(va, fa, a), cell(vb, fb, b))?;
-        }
+    for k in &d.keys {
+        writeln!(o, "{:<40} {:<32} {}", k.key, k.a, k.b)?;
     }
-    if n == 0 {
+    if d.keys.is_empty() {
         writeln!(
             o,
             "(none: the scenario sets every key whose default differs)"
@@ -194,28 +132,18 @@ pub fn run(
         Ok(crate::run_announced(src, file, &o)?.result)
     };
     let (ra, rb) = (run_one(&oa)?, run_one(&ob)?);
-    let (pa, pb) = (
-        Kernel::parse(a).unwrap().profile(),
-        Kernel::parse(b).unwrap().profile(),
-    );
     writeln!(
         o,
         "\n## behaviour switches that differ (fired = its code path shows in the run)"
     )?;
-    let mut n = 0;
-    for s in SWITCHES {
-        let (va, vb) = ((s.value)(&pa), (s.value)(&pb));
-        if va == vb {
-            continue;
-        }
-        n += 1;
+    for s in &d.switches {
         writeln!(
             o,
-            "{}: {} = {va} on {a}, {vb} on {b} ({})",
-            s.name, s.name, s.commit
+            "{}: {} = {} on {a}, {} on {b} ({})",
+            s.name, s.name, s.a, s.b, s.commit
         )?;
         writeln!(o, "  {}", s.what)?;
-        match (evidence(s.evidence, &ra), evidence(s.evidence, &rb)) {
+        match (evidence(&s.evidence, &ra), evidence(&s.evidence, &rb)) {
             (Some(ea), Some(eb)) => {
                 let fired = match (ea > 0, eb > 0) {
                     (true, false) => format!("fired on {a} only"),
@@ -226,13 +154,13 @@ pub fn run(
                 writeln!(
                     o,
                     "  {fired}: {} {ea} on {a}, {eb} on {b}",
-                    evidence_name(s.evidence)
+                    evidence_name(&s.evidence)
                 )?;
             }
             _ => writeln!(o, "  (no event of the trace shows this path)")?,
         }
     }
-    if n == 0 {
+    if d.switches.is_empty() {
         writeln!(o, "(none)")?;
     }
     writeln!(o, "\n## summaries")?;

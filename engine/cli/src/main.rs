@@ -589,25 +589,8 @@ fn at(
     let cfg = sc
         .config(opts.variant.as_deref(), &opts.sets)
         .map_err(|e| e.to_string())?;
-    if at_ns > cfg.duration_ns {
-        return Err(format!(
-            "run: --at {} ms is after the run ends (sim.duration_ms = {})",
-            at_ns as f64 / 1e6,
-            cfg.duration_ns / 1_000_000
-        )
-        .into());
-    }
-    let w = sendpath_core::sim::snapshot::world_at(cfg, at_ns);
-    writeln!(o, "# {file} at t = {:.6} ms", at_ns as f64 / 1e6)?;
-    if w.finished() {
-        writeln!(
-            o,
-            "# (the workload finished at {:.6} ms: this is the state then)",
-            w.now_ns as f64 / 1e6
-        )?;
-    }
-    write!(o, "{}", sendpath_core::sim::snapshot::ss_ti(&w, at_ns))?;
-    write!(o, "{}", sendpath_core::sim::snapshot::tc_s_qdisc(&w))?;
+    let text = sendpath_core::sim::snapshot::at_report(file, cfg, at_ns)?;
+    write!(o, "{text}")?;
     Ok(())
 }
 

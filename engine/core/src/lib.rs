@@ -9,6 +9,7 @@
 //! a variant and `--set` overrides, runs it and returns the [`RunResult`] and the event stream.
 
 pub mod conform;
+pub mod diff;
 pub mod drivers;
 pub mod include;
 pub mod kernel;
@@ -75,6 +76,15 @@ pub fn run_source(src: &str, file: &str, opts: &RunOptions) -> Result<RunOutput,
 
 /// Run a resolved configuration.
 pub fn run_config(cfg: Config, opts: &RunOptions) -> RunOutput {
+    let mut w = start_run(cfg, opts);
+    w.run();
+    finish_run(w)
+}
+
+/// The world of a run of `cfg` with `opts`' trace, tap and summary set up, before its first
+/// event: [`run_config`] runs it through; the site's summary job runs it in slices
+/// (`World::step`) and then hands it to [`finish_run`].
+pub fn start_run(cfg: Config, opts: &RunOptions) -> sim::world::World {
     let limit = if opts.trace_limit == 0 {
         2_000_000
     } else {
@@ -92,8 +102,12 @@ pub fn run_config(cfg: Config, opts: &RunOptions) -> RunOutput {
             opts.series_interval_ns,
         )));
     }
-    let mut w = sim::world::World::new(cfg, tr);
-    w.run();
+    sim::world::World::new(cfg, tr)
+}
+
+/// The output of a run [`start_run`] began, once it is over: its result, with the summary and
+/// the time series when asked for, the trace and the packets.
+pub fn finish_run(mut w: sim::world::World) -> RunOutput {
     let mut result = result_of(&w);
     let mut series = None;
     if let Some(c) = w.stack.trace.collector.take() {

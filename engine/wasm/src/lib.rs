@@ -53,6 +53,8 @@ pub fn export_typescript_types(cfg: &ts_rs::Config) -> Result<(), ts_rs::ExportE
     session::Described::export_all(cfg)?;
     catalog::ScenarioInfo::export_all(cfg)?;
     jobs::SweepGrid::export_all(cfg)?;
+    jobs::RunSummary::export_all(cfg)?;
+    sendpath_core::diff::KernelDiff::export_all(cfg)?;
     sendpath_core::conform::Experiment::export_all(cfg)?;
     sendpath_core::conform::Row::export_all(cfg)?;
     sendpath_core::packetdrill::Report::export_all(cfg)?;

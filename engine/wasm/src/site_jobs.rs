@@ -46,3 +46,98 @@ pub fn pcap_file(
     )
     .map_err(|e| JsError::new(&e))
 }
+
+/// A run to its end with `sendpath run`'s summary, driven in slices by the worker (see
+/// `jobs::SummaryRun`).
+#[wasm_bindgen]
+pub struct WasmSummaryRun {
+    inner: Option<crate::jobs::SummaryRun>,
+}
+
+#[wasm_bindgen]
+impl WasmSummaryRun {
+    /// The run of a configuration whose time series is sampled every `interval_ns`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        source: &str,
+        file: &str,
+        variant: Option<String>,
+        sets: Vec<String>,
+        interval_ns: f64,
+    ) -> Result<WasmSummaryRun, JsError> {
+        let interval_ns = whole(interval_ns)?;
+        crate::jobs::SummaryRun::start(source, file, variant.as_deref(), &sets, interval_ns)
+            .map(|r| WasmSummaryRun { inner: Some(r) })
+            .map_err(|e| JsError::new(&e))
+    }
+
+    fn run(&mut self) -> &mut crate::jobs::SummaryRun {
+        self.inner.as_mut().expect("a summary run not yet finished")
+    }
+
+    /// Runs at most `max_events` more events; true once the run is over.
+    pub fn advance(&mut self, max_events: u32) -> bool {
+        self.run().advance(max_events)
+    }
+
+    pub fn now_ns(&mut self) -> f64 {
+        self.run().now_ns() as f64
+    }
+
+    pub fn end_ns(&mut self) -> f64 {
+        self.run().end_ns() as f64
+    }
+
+    /// The finished run's `RunSummary` as JSON (once only).
+    pub fn finish(&mut self) -> String {
+        let r = self.inner.take().expect("a summary run finishes once");
+        serde_json::to_string(&r.finish()).expect("a summary encodes as JSON")
+    }
+}
+
+/// `sendpath run FILE --at TIME`'s text (`ss -tin`, `tc -s qdisc show`) at `at_ns`.
+#[wasm_bindgen]
+pub fn at_text(
+    source: &str,
+    file: &str,
+    variant: Option<String>,
+    sets: Vec<String>,
+    at_ns: f64,
+) -> Result<String, JsError> {
+    let at_ns = whole(at_ns)?;
+    crate::jobs::at_text(source, file, variant.as_deref(), &sets, at_ns)
+        .map_err(|e| JsError::new(&e))
+}
+
+/// The keys and kernel switches that differ between configurations A and B (JSON
+/// `KernelDiff`, `sendpath diff`'s first two parts).
+#[wasm_bindgen]
+#[allow(clippy::too_many_arguments)]
+pub fn kernel_diff(
+    source_a: &str,
+    file_a: &str,
+    variant_a: Option<String>,
+    sets_a: Vec<String>,
+    source_b: &str,
+    file_b: &str,
+    variant_b: Option<String>,
+    sets_b: Vec<String>,
+) -> Result<String, JsError> {
+    use crate::jobs::SideConfig;
+    crate::jobs::kernel_diff(
+        SideConfig {
+            source: source_a,
+            file: file_a,
+            variant: variant_a.as_deref(),
+            sets: &sets_a,
+        },
+        SideConfig {
+            source: source_b,
+            file: file_b,
+            variant: variant_b.as_deref(),
+            sets: &sets_b,
+        },
+    )
+    .map(|d| serde_json::to_string(&d).expect("a diff encodes as JSON"))
+    .map_err(|e| JsError::new(&e))
+}

@@ -29,6 +29,8 @@ const Charts = lazy(() => import('./Charts').then((m) => ({ default: m.Charts })
 const Compare = lazy(() => import('./Compare').then((m) => ({ default: m.Compare })));
 const Counters = lazy(() => import('./Counters').then((m) => ({ default: m.Counters })));
 const DecisionLog = lazy(() => import('./DecisionLog').then((m) => ({ default: m.DecisionLog })));
+const RunSummary = lazy(() => import('./RunSummary').then((m) => ({ default: m.RunSummary })));
+const AtTime = lazy(() => import('./AtTime').then((m) => ({ default: m.AtTime })));
 const Experiment = lazy(() => import('./Experiment').then((m) => ({ default: m.Experiment })));
 const Presets = lazy(() => import('./Presets').then((m) => ({ default: m.Presets })));
 const Sweep = lazy(() => import('./Sweep').then((m) => ({ default: m.Sweep })));
@@ -375,6 +377,10 @@ function Page({
         </div>
         {site.b && !site.capture && (
           <Deferred armed={!!a} title={msg.compare.region} component={Compare} />
+        )}
+        {!site.capture && <Deferred armed={!!a} title={msg.atTime.region} component={AtTime} />}
+        {!site.capture && (
+          <Deferred armed={!!a} title={msg.runSummary.region} component={RunSummary} />
         )}
         {!site.capture && (
           <Deferred armed={!!a} title={msg.experiment.region} component={Experiment} />

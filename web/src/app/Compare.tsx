@@ -5,6 +5,7 @@ import type { RunResult } from '../engine/generated/RunResult';
 import { counterDiff } from '../model/counters';
 import { formatBitRate, formatCount } from '../model/format';
 import { useSiteDeferred } from './context';
+import { KernelDiff } from './KernelDiff';
 import { msg } from '../i18n/messages';
 
 function countersOf(r: RunResult): Record<string, Record<string, number>> {
@@ -125,6 +126,7 @@ export function Compare() {
           testId="diff-window"
         />
       )}
+      <KernelDiff />
     </section>
   );
 }

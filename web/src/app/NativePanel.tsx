@@ -219,7 +219,7 @@ export function NativePanel() {
       <Coverage m={m} />
       <div className="row">
         {!site.b ? (
-          <button type="button" className="primary" onClick={() => store.simulateCapture()}>
+          <button type="button" className="primary" onClick={() => void store.simulateCapture()}>
             {n.simulate}
           </button>
         ) : (

@@ -94,7 +94,7 @@ export function RecordingSummary() {
         )}
       </dl>
       <p className="muted">{n.simulateIntro}</p>
-      <button type="button" className="primary" onClick={() => store.simulateCapture()}>
+      <button type="button" className="primary" onClick={() => void store.simulateCapture()}>
         {n.simulate}
       </button>
     </section>

@@ -15,6 +15,8 @@ import type { ScenarioMapping } from '../capture/scenario';
 import type { CaptureSource, ReplayHead } from '../capture/serve';
 import { startEngine, startJobsEngine, type EngineBridge } from '../engine/bridge';
 import { currentLang } from '../i18n/current';
+import type { KernelDiff } from '../engine/generated/KernelDiff';
+import type { RunSummary } from '../engine/generated/RunSummary';
 import type { ScenarioInfo } from '../engine/generated/ScenarioInfo';
 import type { SweepGrid } from '../engine/generated/SweepGrid';
 import type { ExperimentResult, PcapRequest, Side, SideRequest } from '../engine/protocol';
@@ -38,7 +40,12 @@ import {
   parseState,
   registerLinkedFiles,
   sameRuns,
+  keysThatDiffer,
+  parseSet,
+  pruneSets,
   serializeState,
+  setValue,
+  withChange,
   withSet,
   type PageState,
   type ParseProblem,
@@ -85,6 +92,15 @@ export interface ExperimentView {
   /** Progress per side, 0..1. */
   progress: Partial<Record<Side, number>>;
   results: Partial<Record<Side, { config: SideConfig; result: ExperimentResult }>>;
+  error: string | null;
+}
+
+/** The run summary panel: `sendpath run`'s summary of each side's whole configuration. */
+export interface RunSummaryView {
+  running: boolean;
+  /** Progress per side, 0..1. */
+  progress: Partial<Record<Side, number>>;
+  results: Partial<Record<Side, { config: SideConfig; summary: RunSummary }>>;
   error: string | null;
 }
 
@@ -157,6 +173,7 @@ export interface Snapshot {
   b: SideView | null;
   presets: Preset[];
   experiment: ExperimentView;
+  runSummary: RunSummaryView;
   sweep: SweepView;
   /** A recording being read, or the last one that could not be. */
   captureLoad: CaptureLoad | null;
@@ -269,6 +286,7 @@ export class SiteStore {
         variants: [],
       })),
       experiment: { running: false, progress: {}, results: {}, error: null },
+      runSummary: { running: false, progress: {}, results: {}, error: null },
       sweep: emptySweep(),
       captureLoad: null,
       capture: null,
@@ -344,6 +362,7 @@ export class SiteStore {
     this.jobsB?.terminate();
     this.cancelSweep();
     this.pcapJobs?.terminate();
+    this.cancelRunSummary();
     this.loading?.close();
     this.replay?.close();
   }
@@ -567,12 +586,42 @@ export class SiteStore {
    * "Simulate this": side B runs the scenario keys read from the recording over the recording's
    * window, and a full run of the same configuration gives the counters to compare.
    */
-  simulateCapture(): void {
+  async simulateCapture(): Promise<void> {
     const cap = this.snap.capture;
     if (!cap) return;
-    const b: SideConfig = { scenario: cap.scenario.base, variant: null, sets: cap.scenario.sets };
+    const sets = await this.minimalSets(cap.scenario.base, cap.scenario.sets);
+    if (this.snap.capture !== cap) return;
+    const b: SideConfig = { scenario: cap.scenario.base, variant: null, sets };
     this.change((s) => ({ ...s, b, edit: 'b' }));
     void this.runCaptureSimulation(b);
+  }
+
+  /**
+   * `sets` without the overrides `scenario` already has (with their kernel): the same
+   * configuration, checked by resolving both, so that a link holds only what differs. Falls back
+   * to `sets` whole when the engine cannot tell.
+   */
+  private async minimalSets(scenario: string, sets: string[]): Promise<string[]> {
+    const engine = this.engine;
+    if (!engine) return sets;
+    const info = async (s: string[]) =>
+      engine.call('scenarioInfo', await this.request({ scenario, variant: null, sets: s }));
+    try {
+      const full = await info(sets);
+      const own = await info([]);
+      const base = await info(sets.filter((s) => parseSet(s)?.key === 'kernel'));
+      let kept = pruneSets(sets, base, own.kernel);
+      // A default may depend on another key (the topology): put back what resolves otherwise.
+      for (let i = 0; i < 4; i++) {
+        const differ = keysThatDiffer(full, await info(kept));
+        if (differ.length === 0) return kept;
+        const now = kept;
+        kept = sets.filter((s) => now.includes(s) || differ.includes(parseSet(s)?.key ?? ''));
+      }
+      return sets;
+    } catch {
+      return sets;
+    }
   }
 
   /** The full run of the simulation of the recording (the counters of its whole workload). */
@@ -702,11 +751,26 @@ export class SiteStore {
     this.replaceUrlSoon();
   }
 
+  /**
+   * The scenario's own value of each key a control changed, per side and scenario: seen before
+   * the key had an override, so that setting it back removes the override (`withChange`).
+   */
+  private baseValues = new Map<string, string>();
+
   setKey(side: Side, key: string, value: string | null): void {
+    const cfg = this.snap.state[side];
+    const kv = this.snap[side]?.info?.keys[key];
+    const id = `${side}\u0000${cfg?.scenario}\u0000${cfg?.variant}\u0000${key}`;
+    // A key per host takes one value on every host from `KEY=VALUE`: its base is that value
+    // when every host has it.
+    const same = kv && kv.values.length > 0 && kv.values.every((v) => v === kv.values[0]);
+    if (cfg && kv && same && setValue(cfg.sets, key) === undefined)
+      this.baseValues.set(id, kv.values[0]!);
+    const base = this.baseValues.get(id);
     this.change((s) => {
-      const cfg = s[side];
-      if (!cfg) return s;
-      return { ...s, [side]: { ...cfg, sets: withSet(cfg.sets, key, value) } };
+      const c = s[side];
+      if (!c) return s;
+      return { ...s, [side]: { ...c, sets: withChange(c.sets, key, value, base) } };
     });
   }
 
@@ -986,7 +1050,7 @@ export class SiteStore {
 
   // ---- parameter sweep ----
 
-  /** The worker of pcap downloads, started with the first. */
+  /** The worker of pcap downloads, `atText` and `kernelDiff`, started with the first. */
   private pcapJobs: EngineBridge | null = null;
   /** The sweep's workers while it runs (cancel terminates them). */
   private sweepPool: EngineBridge[] = [];
@@ -1093,6 +1157,75 @@ export class SiteStore {
     const req = await this.request(this.snap.state.a);
     const toNs = this.snap.a.model?.summary.toNs ?? null;
     return this.pcapJobs.call('pcap', { ...req, toNs, frames, snaplen: 128 });
+  }
+
+  /** The run summary's workers, one per side (started with the first summary). */
+  private summaryJobs: Partial<Record<Side, EngineBridge>> = {};
+  private summaryGen = 0;
+
+  /**
+   * `sendpath run`'s summary of each side's whole configuration with its `--csv` tables at
+   * `intervalNs`, each side in a jobs worker of its own (A and B run at once).
+   */
+  async runSummaries(intervalNs: number): Promise<void> {
+    if (this.snap.runSummary.running) return;
+    const sides: Side[] = this.snap.state.b ? ['a', 'b'] : ['a'];
+    this.set({ runSummary: { running: true, progress: {}, results: {}, error: null } });
+    const gen = ++this.summaryGen;
+    const update = (f: (v: RunSummaryView) => RunSummaryView) => {
+      if (gen === this.summaryGen) this.set({ runSummary: f(this.snap.runSummary) });
+    };
+    try {
+      await Promise.all(
+        sides.map(async (side) => {
+          const config = this.snap.state[side]!;
+          const jobs = (this.summaryJobs[side] ??= startJobsEngine());
+          const summary = await jobs.callWithProgress(
+            'runSummary',
+            (done, total) =>
+              update((v) => ({
+                ...v,
+                progress: { ...v.progress, [side]: total > 0 ? done / total : 0 },
+              })),
+            await this.request(config),
+            intervalNs,
+          );
+          update((v) => ({
+            ...v,
+            progress: { ...v.progress, [side]: 1 },
+            results: { ...v.results, [side]: { config, summary } },
+          }));
+        }),
+      );
+      update((v) => ({ ...v, running: false }));
+    } catch (err) {
+      update((v) => ({ ...v, running: false, error: errorText(err) }));
+    }
+  }
+
+  /** Stops the run summaries in progress. */
+  cancelRunSummary(): void {
+    this.summaryGen++;
+    for (const j of Object.values(this.summaryJobs)) j.terminate();
+    this.summaryJobs = {};
+    if (this.snap.runSummary.running)
+      this.set({ runSummary: { ...this.snap.runSummary, running: false } });
+  }
+
+  /** `sendpath run --at TIME`'s text for a side's configuration at `atNs` (a jobs worker). */
+  async atText(side: Side, atNs: number): Promise<string> {
+    const config = this.snap.state[side];
+    if (!config) throw new Error(`no side ${side}`);
+    this.pcapJobs ??= startJobsEngine();
+    return this.pcapJobs.call('atText', await this.request(config), Math.round(atNs));
+  }
+
+  /** The keys and kernel switches that differ between sides A and B (`sendpath diff`). */
+  async kernelDiff(): Promise<KernelDiff> {
+    const { a, b } = this.snap.state;
+    if (!b) throw new Error('no side B to compare');
+    this.pcapJobs ??= startJobsEngine();
+    return this.pcapJobs.call('kernelDiff', await this.request(a), await this.request(b));
   }
 
   /**

@@ -36,7 +36,7 @@ import {
 import { conformFiles, knownFailures, setupSource, type ConformFile } from '../model/conformFiles';
 import { loadScenario, scenarioEntries } from '../model/scenarioIndex';
 import { useLang } from '../shared/useLang';
-import { ScrollBox } from './ScrollBox';
+import { ScrollBox } from '../shared/ScrollBox';
 import './conform.css';
 
 /** An experiment file as the engine read it, or the engine's error. */

@@ -5,7 +5,7 @@
 import { lexer, type Token, type Tokens } from 'marked';
 import { Fragment, useMemo, type ReactNode } from 'react';
 
-import { ScrollBox } from './ScrollBox';
+import { ScrollBox } from '../shared/ScrollBox';
 import './markdown.css';
 
 /** `Heading text` -> `heading-text`: ids for headings, so a table of contents can link them. */

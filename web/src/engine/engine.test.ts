@@ -12,6 +12,7 @@ import type { SideRequest } from './protocol';
 import { kindCodes } from '../model/catalog';
 import { PKT_DATA } from '../model/derive';
 import * as conformWasm from './pkg/sendpath_conform';
+import * as jobsWasm from './pkg/sendpath_jobs';
 import * as wasm from './pkg/sendpath_wasm';
 import {
   conformHandlers,
@@ -36,6 +37,13 @@ function loadConformWasm(): Promise<EngineModule> {
   const bytes = readFileSync(new URL('./pkg/sendpath_conform_bg.wasm', import.meta.url));
   conformWasm.initSync({ module: bytes });
   return Promise.resolve(conformWasm);
+}
+
+/** The jobs module, as engine/jobsWorker.ts serves it (sweeps, pcap, the run summary). */
+function loadJobsWasm(): Promise<EngineModule> {
+  const bytes = readFileSync(new URL('./pkg/sendpath_jobs_bg.wasm', import.meta.url));
+  jobsWasm.initSync({ module: bytes });
+  return Promise.resolve(jobsWasm);
 }
 
 const scenario = defaultScenario();
@@ -73,9 +81,37 @@ afterEach(() => {
 
 describe('the engine behind the bridge', () => {
   test('the module every page loads leaves the sweeps and pcap downloads to the jobs module', () => {
-    // engine/wasm/src/site_jobs.rs: 16 kB gzip that only jobsWorker.ts's module carries.
+    // engine/wasm/src/site_jobs.rs: 56 kB gzip that only jobsWorker.ts's module carries.
     expect('sweep_grid' in wasm).toBe(false);
     expect('pcap_file' in wasm).toBe(false);
+  });
+
+  test('the jobs module runs the summary with progress, the --at text and the kernel diff; the first load carries none of them', async () => {
+    for (const name of ['WasmSummaryRun', 'at_text', 'kernel_diff'])
+      expect(name in wasm).toBe(false);
+    const { bridge } = connect(loadJobsWasm);
+    const short = request(['sim.duration_ms=5']);
+    const progress: number[] = [];
+    const s = await bridge.callWithProgress(
+      'runSummary',
+      (done, total) => progress.push(done / total),
+      short,
+      1_000_000,
+    );
+    expect(progress.at(-1)).toBe(1);
+    expect(s.intervalNs).toBe(1_000_000);
+    expect(s.result.summary?.flows.length).toBeGreaterThan(0);
+    expect(s.flowsCsv.split('\n')[0]).toMatch(/^t_ms,flow,host,sk,app,cwnd,/);
+    expect(s.devicesCsv.split('\n')[0]).toMatch(/^t_ms,host,qdisc_bytes,/);
+    const text = await bridge.call('atText', short, 2_000_000);
+    expect(text.startsWith(`# ${scenario.path} at t = 2.000000 ms\n`)).toBe(true);
+    await expect(bridge.call('atText', short, 6_000_000)).rejects.toThrow('after the run ends');
+    const d = await bridge.call('kernelDiff', request(['kernel=3.13']), request(['kernel=6.18']));
+    expect([d.kernel_a, d.kernel_b]).toEqual(['3.13', '6.18']);
+    expect(d.switches.map((w) => w.name)).toContain('autocorking');
+    // The site's module refuses them, naming what it lacks.
+    const site = connect(loadWasm).bridge;
+    await expect(site.call('atText', short, 0)).rejects.toThrow('has no at_text');
   });
 
   test('signals ready with the version of the Cargo workspace', async () => {

@@ -7,8 +7,10 @@ import type { RunModel } from '../model/derive';
 import type { SweepPointResult } from '../model/sweep';
 import type { ConformExperiment } from './generated/ConformExperiment';
 import type { Described } from './generated/Described';
+import type { KernelDiff } from './generated/KernelDiff';
 import type { PacketdrillReport } from './generated/PacketdrillReport';
 import type { Row } from './generated/Row';
+import type { RunSummary } from './generated/RunSummary';
 import type { ScenarioInfo } from './generated/ScenarioInfo';
 import type { SessionSummary } from './generated/SessionSummary';
 import type { SweepGrid } from './generated/SweepGrid';
@@ -104,6 +106,15 @@ export interface Verbs {
   };
   /** The packets of a run as a pcapng file (`sendpath run --pcap`). */
   pcap: { args: [request: PcapRequest]; result: Uint8Array };
+  /**
+   * Runs a configuration to its end with `sendpath run`'s summary (per flow, per device, holds
+   * per gate) and its `--csv` tables at `intervalNs`; posts progress on the way.
+   */
+  runSummary: { args: [request: SideRequest, intervalNs: number]; result: RunSummary };
+  /** `sendpath run --at TIME`'s text: the sockets as `ss -tin`, the qdiscs as `tc -s qdisc`. */
+  atText: { args: [request: SideRequest, atNs: number]; result: string };
+  /** The keys and kernel switches that differ between two configurations (`sendpath diff`). */
+  kernelDiff: { args: [a: SideRequest, b: SideRequest]; result: KernelDiff };
   /** A conformance experiment file as the "Model vs Linux" view shows it; rejects a bad file. */
   conformExperiment: { args: [file: ConformFile]; result: ConformExperiment };
   /**

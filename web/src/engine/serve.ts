@@ -7,8 +7,10 @@ import { deriveRun } from '../model/derive';
 import { transferables, type TraceColumns } from '../model/trace';
 import type { ConformExperiment } from './generated/ConformExperiment';
 import type { Described } from './generated/Described';
+import type { KernelDiff } from './generated/KernelDiff';
 import type { PacketdrillReport } from './generated/PacketdrillReport';
 import type { Row } from './generated/Row';
+import type { RunSummary } from './generated/RunSummary';
 import type { ScenarioInfo } from './generated/ScenarioInfo';
 import type { SessionRequest } from './generated/SessionRequest';
 import type { SessionSummary } from './generated/SessionSummary';
@@ -28,7 +30,10 @@ export type SiteModule = Pick<
  * The exports only the jobs module has, `sendpath_jobs` (engine/wasm/src/site_jobs.rs), which
  * the workers of sweeps and pcap downloads load (jobsWorker.ts).
  */
-export type JobsModule = Pick<typeof Jobs, 'sweep_grid' | 'pcap_file'>;
+export type JobsModule = Pick<
+  typeof Jobs,
+  'sweep_grid' | 'pcap_file' | 'WasmSummaryRun' | 'at_text' | 'kernel_diff'
+>;
 
 /**
  * The exports of "Model vs Linux"'s own module, `sendpath_conform`
@@ -258,6 +263,37 @@ export const siteHandlers: Handlers<Exclude<Verb, ConformVerb>> = {
       r.frames,
       r.snaplen,
     ),
+  runSummary: async (engine, ctx, r, intervalNs) => {
+    const WasmSummaryRun = exportOf(engine, 'WasmSummaryRun');
+    const run = new WasmSummaryRun(r.source, r.file, r.variant ?? undefined, r.sets, intervalNs);
+    try {
+      const end = run.end_ns();
+      while (!run.advance(EVENTS_PER_SLICE)) {
+        ctx.progress(run.now_ns(), end);
+        // Let other messages in between slices.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      ctx.progress(end, end);
+      return JSON.parse(run.finish()) as RunSummary;
+    } finally {
+      run.free();
+    }
+  },
+  atText: (engine, _ctx, r, atNs) =>
+    exportOf(engine, 'at_text')(r.source, r.file, r.variant ?? undefined, r.sets, atNs),
+  kernelDiff: (engine, _ctx, a, b) =>
+    JSON.parse(
+      exportOf(engine, 'kernel_diff')(
+        a.source,
+        a.file,
+        a.variant ?? undefined,
+        a.sets,
+        b.source,
+        b.file,
+        b.variant ?? undefined,
+        b.sets,
+      ),
+    ) as KernelDiff,
 };
 
 /** "Model vs Linux"'s verbs, served by engine/conformWorker.ts from `sendpath_conform`. */

@@ -288,6 +288,100 @@ export const en = {
     pcapPreparing: 'Preparing the pcap…',
     pcapReady: (name: string, kb: string) => `Downloaded ${name} (${kb})`,
   },
+  runSummary: {
+    region: 'Run summary',
+    intro:
+      'What sendpath run prints after a run: per flow throughput, goodput, srtt, cwnd and TSO sizes, each device’s qdisc and ring backlog over the run, and how long skbs were held at each gate. The whole configuration runs in the background, with its time series for CSV.',
+    run: 'Summarize the whole run',
+    cancel: 'Cancel',
+    progress: (side: string, pct: number) => `Run ${side}: ${pct.toFixed(0)} %`,
+    done: 'Summary ready',
+    stale: 'The configuration changed since this summary.',
+    interval: 'CSV interval',
+    side: 'Run',
+    elapsed: (s: string) =>
+      `Over ${s} s. Throughput = IP bytes sent (headers and retransmissions included), goodput = bytes the peer application read.`,
+    flows: 'Flows',
+    flow: 'Flow',
+    app: 'Application',
+    throughput: 'Throughput Mbit/s',
+    goodput: 'Goodput Mbit/s',
+    retrans: 'Retransmitted B',
+    srtt: 'srtt µs min/avg/max',
+    cwnd: 'cwnd min/avg/max',
+    tso: 'TSO segments per skb: n, mean, p50, p90, p99, max',
+    histogram: (flow: string) => `TSO segments per skb, ${flow}`,
+    segs: 'Segments',
+    skbs: 'skbs',
+    devices: 'Devices: backlog over the run (time-weighted from t = 0)',
+    host: 'Host',
+    queue: 'Queue',
+    queues: {
+      qdiscBytes: 'qdisc backlog bytes',
+      qdiscPackets: 'qdisc backlog packets',
+      ringDescs: 'TX ring descriptors',
+      bqlBytes: 'BQL inflight bytes',
+    },
+    holds:
+      'Holds: from the first hold of an skb at a gate to its transmission (qdisc: per packet, enqueue to dequeue; ring: per packet, posted to on the wire), µs',
+    gate: 'Gate',
+    per: 'Per',
+    perPacket: 'packet',
+    held: 'Held',
+    total: 'Total ms',
+    mean: 'Mean',
+    openAtEnd: (n: number) => `${n} skb holds were still open at the end and count up to it.`,
+    csv: (what: 'flows' | 'devices', side: string) =>
+      `Download ${what === 'flows' ? 'flows' : 'devices'} CSV${side ? ` (${side})` : ''}`,
+    csvIntro: (interval: string) =>
+      `The time series, one row per socket and per device every ${interval}: the columns of sendpath run --csv.`,
+    csvReady: (name: string, rows: number) => `Downloaded ${name} (${rows} rows)`,
+    none: '(none)',
+  },
+  atTime: {
+    region: 'ss -ti and tc -s qdisc at the cursor',
+    intro:
+      'The sockets as ss -tin and the qdiscs as tc -s qdisc show would print them at the time cursor: the text of sendpath run --at TIME.',
+    show: (t: string) => `Show at ${t}`,
+    working: 'Running to that instant…',
+    shownAt: (side: string, t: string) => `${side ? `Run ${side}, ` : ''}at ${t}`,
+    stale: 'The cursor or the configuration moved since: show again for the new instant.',
+  },
+  kernelDiff: {
+    region: 'Kernel differences',
+    intro: (a: string, b: string) =>
+      `What changes between kernel ${a} (A) and ${b} (B) for this scenario, as sendpath diff lists it.`,
+    keys: 'Keys whose value differs',
+    key: 'Key',
+    noKeys: '(none: the scenario sets every key whose default differs)',
+    switches: 'Behaviour switches that differ',
+    switchName: 'Switch',
+    commit: 'Commits',
+    what: 'What it decides',
+    fired: 'Fired',
+    firedHow: {
+      a: 'on A only',
+      b: 'on B only',
+      both: 'on both',
+      neither: 'on neither',
+    } as Record<'a' | 'b' | 'both' | 'neither', string>,
+    noEvidence: 'no event shows this path',
+    runSummaryFirst: 'run the summary of both sides to see',
+    evidence: (e: string, a: number, b: number) =>
+      `${e}: ${formatCount(a)} on A, ${formatCount(b)} on B`,
+    evidenceName: (what: string, name: string) =>
+      what === 'kind'
+        ? `${name} events`
+        : what === 'hold'
+          ? `skbs held at ${name}`
+          : what === 'ack'
+            ? `ACKs sent for ${name}`
+            : what === 'pingpong_delacks'
+              ? 'delayed ACKs in pingpong mode'
+              : `counter ${name}`,
+    noSwitches: '(none)',
+    loading: 'Comparing the kernels…',
+  },
   sweep: {
     region: 'Parameter sweep',
     intro:

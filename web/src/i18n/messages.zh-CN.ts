@@ -284,6 +284,100 @@ export const zhCN = {
     pcapPreparing: '正在生成 pcap…',
     pcapReady: (name: string, kb: string) => `已下载 ${name}（${kb}）`,
   },
+  runSummary: {
+    region: '运行摘要',
+    intro:
+      'sendpath run 在运行后打印的内容：每条流的吞吐量、有效吞吐量、srtt、cwnd 和 TSO 大小，每个设备的 qdisc 和发送环积压在整个运行中的分布，以及 skb 在每个关口被扣留的时长。整个配置在后台运行，并带有可导出为 CSV 的时间序列。',
+    run: '汇总整个运行',
+    cancel: '取消',
+    progress: (side: string, pct: number) => `运行 ${side}：${pct.toFixed(0)} %`,
+    done: '摘要已就绪',
+    stale: '此摘要之后配置已改变。',
+    interval: 'CSV 间隔',
+    side: '运行',
+    elapsed: (s: string) =>
+      `时长 ${s} 秒。吞吐量 = 发送的 IP 字节（含头部和重传），有效吞吐量 = 对端应用读到的字节。`,
+    flows: '流',
+    flow: '流',
+    app: '应用',
+    throughput: '吞吐量 Mbit/s',
+    goodput: '有效吞吐量 Mbit/s',
+    retrans: '重传字节',
+    srtt: 'srtt µs 最小/平均/最大',
+    cwnd: 'cwnd 最小/平均/最大',
+    tso: '每个 skb 的 TSO 段数：个数、平均、p50、p90、p99、最大',
+    histogram: (flow: string) => `每个 skb 的 TSO 段数，${flow}`,
+    segs: '段数',
+    skbs: 'skb 数',
+    devices: '设备：整个运行中的积压（从 t = 0 起按时间加权）',
+    host: '主机',
+    queue: '队列',
+    queues: {
+      qdiscBytes: 'qdisc 积压字节',
+      qdiscPackets: 'qdisc 积压包数',
+      ringDescs: '发送环描述符',
+      bqlBytes: 'BQL 在途字节',
+    },
+    holds:
+      '扣留：从 skb 在某关口第一次被扣留到它被发送（qdisc：每个包，入队到出队；ring：每个包，放入发送环到上线），µs',
+    gate: '关口',
+    per: '单位',
+    perPacket: '包',
+    held: '次数',
+    total: '合计 ms',
+    mean: '平均',
+    openAtEnd: (n: number) => `${n} 个 skb 的扣留在运行结束时仍未结束，计到结束为止。`,
+    csv: (what: 'flows' | 'devices', side: string) =>
+      `下载${what === 'flows' ? '流' : '设备'} CSV${side ? `（${side}）` : ''}`,
+    csvIntro: (interval: string) =>
+      `时间序列：每 ${interval} 每个套接字和每个设备一行，列与 sendpath run --csv 相同。`,
+    csvReady: (name: string, rows: number) => `已下载 ${name}（${rows} 行）`,
+    none: '（无）',
+  },
+  atTime: {
+    region: '光标处的 ss -ti 和 tc -s qdisc',
+    intro:
+      '在时间光标处，套接字按 ss -tin、qdisc 按 tc -s qdisc show 的格式打印：即 sendpath run --at TIME 的文本。',
+    show: (t: string) => `显示 ${t} 时的状态`,
+    working: '正在运行到该时刻…',
+    shownAt: (side: string, t: string) => `${side ? `运行 ${side}，` : ''}${t} 时`,
+    stale: '此后光标或配置已改变：请重新显示新时刻的状态。',
+  },
+  kernelDiff: {
+    region: '内核差异',
+    intro: (a: string, b: string) =>
+      `对这个场景，内核 ${a}（A）与 ${b}（B）之间的不同之处，与 sendpath diff 列出的相同。`,
+    keys: '取值不同的键',
+    key: '键',
+    noKeys: '（无：场景已设置所有默认值不同的键）',
+    switches: '不同的行为开关',
+    switchName: '开关',
+    commit: '提交',
+    what: '决定什么',
+    fired: '是否触发',
+    firedHow: {
+      a: '仅在 A 触发',
+      b: '仅在 B 触发',
+      both: '两边都触发',
+      neither: '两边都未触发',
+    } as Record<'a' | 'b' | 'both' | 'neither', string>,
+    noEvidence: '没有事件显示这条路径',
+    runSummaryFirst: '先汇总两边的运行才能看到',
+    evidence: (e: string, a: number, b: number) =>
+      `${e}：A 上 ${formatCount(a)}，B 上 ${formatCount(b)}`,
+    evidenceName: (what: string, name: string) =>
+      what === 'kind'
+        ? `${name} 事件`
+        : what === 'hold'
+          ? `在 ${name} 被扣留的 skb`
+          : what === 'ack'
+            ? `因 ${name} 发送的 ACK`
+            : what === 'pingpong_delacks'
+              ? 'pingpong 模式下的延迟 ACK'
+              : `计数器 ${name}`,
+    noSwitches: '（无）',
+    loading: '正在比较内核…',
+  },
   sweep: {
     region: '参数扫描',
     intro:

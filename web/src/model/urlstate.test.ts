@@ -8,6 +8,10 @@ import {
   serializeSelection,
   serializeState,
   setValue,
+  keysThatDiffer,
+  parseSet,
+  pruneSets,
+  withChange,
   withSet,
 } from './urlstate';
 
@@ -82,6 +86,70 @@ describe('overrides', () => {
     expect(setValue(sets, 'a.b')).toBe('3');
     expect(withSet(sets, 'a.b', null)).toEqual(['c=2']);
     expect(setValue(['x = 5'], 'x')).toBe('5');
+  });
+
+  test('a key set back to the scenario’s own value leaves no override in the link', () => {
+    const on = withChange([], 'net.ipv4.tcp_autocorking', '0', '1');
+    expect(on).toEqual(['net.ipv4.tcp_autocorking=0']);
+    expect(withChange(on, 'net.ipv4.tcp_autocorking', '1', '1')).toEqual([]);
+    // Without a known base value the override stays, as before.
+    expect(withChange(on, 'net.ipv4.tcp_autocorking', '1', undefined)).toEqual([
+      'net.ipv4.tcp_autocorking=1',
+    ]);
+    expect(withChange(['c=2'], 'c', null, '2')).toEqual([]);
+  });
+
+  test('a recording’s keys keep only those the scenario does not already have', () => {
+    const kv = (...values: string[]) => ({
+      values,
+      origins: values.map(() => 'default' as const),
+      default: values[0]!,
+      absent: false,
+    });
+    const base = {
+      title: '',
+      summary: '',
+      variants: [],
+      kernel: '6.18',
+      hosts: ['sender', 'receiver'],
+      keys: {
+        'net.ipv4.tcp_autocorking': kv('1', '1'),
+        'link.rate_mbit': kv('1000'),
+        'net.core.default_qdisc': kv('fq_codel', 'pfifo_fast'),
+      },
+    };
+    expect(parseSet('sender:net.ipv4.tcp_autocorking = 0')).toEqual({
+      host: 'sender',
+      key: 'net.ipv4.tcp_autocorking',
+      value: '0',
+    });
+    expect(
+      pruneSets(
+        [
+          'kernel=6.18',
+          'net.ipv4.tcp_autocorking=1',
+          'link.rate_mbit=10000',
+          'sender:net.core.default_qdisc=fq_codel',
+          'receiver:net.core.default_qdisc=fq_codel',
+          'net.core.default_qdisc=fq_codel',
+          'app.unknown=3',
+        ],
+        base,
+        '6.18',
+      ),
+    ).toEqual([
+      'link.rate_mbit=10000',
+      'receiver:net.core.default_qdisc=fq_codel',
+      'net.core.default_qdisc=fq_codel',
+      'app.unknown=3',
+    ]);
+    // The kernel stays when the scenario's own is another (base is resolved with it).
+    expect(pruneSets(['kernel=6.18'], base, '3.14')).toEqual(['kernel=6.18']);
+    expect(pruneSets(['kernel=6.18'], base, '6.18')).toEqual([]);
+    const other = { ...base, keys: { ...base.keys, 'link.rate_mbit': kv('10000') } };
+    expect(keysThatDiffer(base, other)).toEqual(['link.rate_mbit']);
+    expect(keysThatDiffer(base, { ...base, kernel: '3.14' })).toEqual(['kernel']);
+    expect(keysThatDiffer(base, base)).toEqual([]);
   });
 });
 

@@ -14,6 +14,7 @@
 // them) and replaced by its default. Values the engine judges (a scenario key out of range)
 // are passed through untouched: the engine's own error is what the page shows for those.
 
+import type { ScenarioInfo } from '../engine/generated/ScenarioInfo';
 import { decodeText, encodeText, registerUserScenario, userFile } from './userFiles';
 
 export interface SideConfig {
@@ -356,6 +357,66 @@ export function sameRuns(x: PageState, y: PageState): boolean {
 export function withSet(sets: readonly string[], key: string, value: string | null): string[] {
   const rest = sets.filter((s) => s.slice(0, s.indexOf('=')).trim() !== key);
   return value === null ? rest : [...rest, `${key}=${value}`];
+}
+
+/**
+ * `sets` with `key` set to `value`, or without any override of `key` when `value` is the
+ * scenario's own value (`base`, known once the page saw the key without an override): a link
+ * then holds only the settings that differ from the scenario, not a control moved and moved back.
+ */
+export function withChange(
+  sets: readonly string[],
+  key: string,
+  value: string | null,
+  base: string | undefined,
+): string[] {
+  return withSet(sets, key, value !== null && value === base ? null : value);
+}
+
+/** An override `KEY=VALUE` or `HOST:KEY=VALUE` read into its parts (null: not an override). */
+export function parseSet(s: string): { host: string | null; key: string; value: string } | null {
+  const eq = s.indexOf('=');
+  if (eq <= 0) return null;
+  const lhs = s.slice(0, eq).trim();
+  const colon = lhs.indexOf(':');
+  return {
+    host: colon >= 0 ? lhs.slice(0, colon).trim() : null,
+    key: lhs.slice(colon + 1).trim(),
+    value: s.slice(eq + 1).trim(),
+  };
+}
+
+/**
+ * The overrides of `sets` that change something: those whose value differs from what `base`
+ * (the scenario resolved with the kernel of `sets` alone) already says, and a kernel other
+ * than the scenario's own (`ownKernel`), in their order. "Simulate this" fills every key from a
+ * recording; its link then holds only the ones that differ.
+ */
+export function pruneSets(
+  sets: readonly string[],
+  base: ScenarioInfo,
+  ownKernel: string,
+): string[] {
+  return sets.filter((s) => {
+    const p = parseSet(s);
+    if (!p) return true;
+    if (p.key === 'kernel') return p.value !== ownKernel;
+    const kv = base.keys[p.key];
+    if (!kv || kv.values.length === 0) return true;
+    if (p.host !== null) {
+      const i = base.hosts.indexOf(p.host);
+      return i < 0 || kv.values[i] !== p.value;
+    }
+    return !kv.values.every((v) => v === p.value);
+  });
+}
+
+/** The keys two resolutions of a scenario give other values (`kernel` among them). */
+export function keysThatDiffer(a: ScenarioInfo, b: ScenarioInfo): string[] {
+  const out = a.kernel === b.kernel ? [] : ['kernel'];
+  for (const k of new Set([...Object.keys(a.keys), ...Object.keys(b.keys)]))
+    if (JSON.stringify(a.keys[k]?.values) !== JSON.stringify(b.keys[k]?.values)) out.push(k);
+  return out;
 }
 
 /** The override of `key` in `sets`, or undefined. */

@@ -26,6 +26,30 @@ pub fn world_at(cfg: Config, at_ns: u64) -> World {
     w
 }
 
+/// `sendpath run FILE --at TIME`'s text (the site's "ss -ti / tc -s qdisc at this time"): a
+/// header naming `file` and the instant, then the sockets as `ss -tin` and the qdiscs as
+/// `tc -s qdisc show` print them at `at_ns`. An instant after the run's end is an error.
+pub fn at_report(file: &str, cfg: Config, at_ns: u64) -> Result<String, String> {
+    if at_ns > cfg.duration_ns {
+        return Err(format!(
+            "run: --at {} ms is after the run ends (sim.duration_ms = {})",
+            at_ns as f64 / 1e6,
+            cfg.duration_ns / 1_000_000
+        ));
+    }
+    let w = world_at(cfg, at_ns);
+    let mut o = format!("# {file} at t = {:.6} ms\n", at_ns as f64 / 1e6);
+    if w.finished() {
+        o.push_str(&format!(
+            "# (the workload finished at {:.6} ms: this is the state then)\n",
+            w.now_ns as f64 / 1e6
+        ));
+    }
+    o.push_str(&ss_ti(&w, at_ns));
+    o.push_str(&tc_s_qdisc(&w));
+    Ok(o)
+}
+
 /// `%g` as C prints it (six significant digits, no trailing zeros).
 fn g(x: f64) -> String {
     if x == 0.0 {
