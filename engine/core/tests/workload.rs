@@ -21,6 +21,10 @@ fn flows_connect_one_interval_apart() {
         counter(&r, "sender", "TcpActiveOpens")
     };
     assert_eq!(opens(0, 1000), 4, "all four at t = 0");
-    assert_eq!(opens(600, 1000), 2, "SYNs at 0 and 0.6 ms within the first 1 ms");
+    assert_eq!(
+        opens(600, 1000),
+        2,
+        "SYNs at 0 and 0.6 ms within the first 1 ms"
+    );
     assert_eq!(opens(600, 2000), 4, "the fourth at 1.8 ms");
 }
