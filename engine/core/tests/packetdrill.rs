@@ -104,7 +104,8 @@ fn unknown_syntax_and_unmodelled_calls_are_unsupported_never_a_pass() {
     let base = script("nagle/sockopt_cork_nodelay.pkt");
     for (add, what) in [
         ("+0 ioctl(4, SIOCINQ, [0]) = 0\n", "ioctl"),
-        ("+0 close(4) = 0\n", "FIN"),
+        ("+0 shutdown(4, SHUT_WR) = 0\n", "shutdown"),
+        ("+0 < F. 1:1(0) ack 1 win 257\n", "passive close"),
         ("+0 < R 1:1(0) win 0\n", "RST"),
         ("+0 `ethtool -K tun0 tso off`\n", "shell command"),
         ("+0 %{ assert tcpi_rtt == 100 }%\n", "tcpi_rtt"),
@@ -177,4 +178,75 @@ fn edge_triggered_epoll_reports_each_wake_up_once() {
         "{}",
         f.message
     );
+}
+
+/// The start of a script: a connection with SACK, a window of 257 << 7 and nothing sent.
+const OPEN: &str = "`../common/defaults.sh`
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+  +.1 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>
+  +.1 < . 1:1(0) ack 1 win 257
+   +0 accept(3, ..., ...) = 4
+";
+
+#[test]
+fn close_sends_the_fin_on_its_own_skb_when_everything_was_sent() {
+    // tcp_send_fin: the write queue is empty, so a new skb carries the FIN (F., no PSH); the
+    // ACK of it and the peer's FIN in one segment: FIN_WAIT1 -> FIN_WAIT2 -> tcp_fin ->
+    // tcp_send_ack at once and TIME_WAIT.
+    let src = format!(
+        "{OPEN}   +0 write(4, ..., 1000) = 1000
+   +0 > P. 1:1001(1000) ack 1
+  +.1 < . 1:1(0) ack 1001 win 257
+  +.1 close(4) = 0
+   +0 > F. 1001:1001(0) ack 1
+  +.1 < F. 1:1(0) ack 1002 win 257
+   +0 > . 1002:1002(0) ack 2
+"
+    );
+    assert_eq!(packetdrill::run(&src, "fin-new-skb").outcome, Outcome::Pass);
+}
+
+#[test]
+fn close_puts_the_fin_on_the_unsent_tail_and_acks_a_later_fin() {
+    // Corked bytes wait in the tail skb (tcp_push marked it PSH); tcp_send_fin sets FIN on it
+    // and pushes with TCP_NAGLE_OFF (tcp_nagle_test lets a FIN through): one FP. segment.
+    // The ACK of the FIN alone moves the socket to FIN_WAIT2, the peer's FIN later is ACKed
+    // at once.
+    let src = format!(
+        "{OPEN}   +0 setsockopt(4, SOL_TCP, TCP_CORK, [1], 4) = 0
+   +0 write(4, ..., 500) = 500
+ +.01 close(4) = 0
+   +0 > FP. 1:501(500) ack 1
+  +.1 < . 1:1(0) ack 502 win 257
+  +.1 < F. 1:1(0) ack 502 win 257
+   +0 > . 502:502(0) ack 2
+"
+    );
+    assert_eq!(packetdrill::run(&src, "fin-tail").outcome, Outcome::Pass);
+}
+
+#[test]
+fn data_after_close_and_a_segment_to_the_time_wait_socket_are_unsupported() {
+    let base = format!(
+        "{OPEN}   +0 close(4) = 0
+   +0 > F. 1:1(0) ack 1
+"
+    );
+    for (add, what) in [
+        ("+.1 < P. 1:101(100) ack 2 win 257\n", "after close"),
+        (
+            "+.1 < F. 1:1(0) ack 2 win 257\n+0 > . 2:2(0) ack 2\n+.1 < F. 1:1(0) ack 2 win 257\n",
+            "time-wait",
+        ),
+    ] {
+        let src = format!("{base}{add}");
+        match packetdrill::run(&src, "u").outcome {
+            Outcome::Unsupported { what: w, .. } => assert!(w.contains(what), "{add}: {w}"),
+            o => panic!("{add}: {o:?}"),
+        }
+    }
 }

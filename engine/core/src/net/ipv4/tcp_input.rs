@@ -97,7 +97,130 @@ pub fn tcp_v4_do_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
         TcpState::SynSent => tcp_rcv_synsent_state_process(w, sk, &pkt),
         TcpState::SynRecv => tcp_rcv_synrecv(w, sk, &pkt),
         TcpState::Established => tcp_rcv_established(w, sk, &pkt),
+        TcpState::FinWait1 | TcpState::FinWait2 | TcpState::Closing => {
+            tcp_rcv_state_process(w, sk, &pkt)
+        }
+        // The time-wait socket (tcp_timewait_state_process) is not modelled: the model's
+        // socket stops at TIME_WAIT.
+        TcpState::TimeWait => {}
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connection teardown (the active closer)
+// ---------------------------------------------------------------------------------------------
+
+/// `tcp_rcv_state_process` (net/ipv4/tcp_input.c, 6.18) for the states after `close()`:
+/// FIN_WAIT1, FIN_WAIT2, CLOSING.
+///
+/// "step 5: check the ACK field": `tcp_ack`; in FIN_WAIT1, once `snd_una` reaches `write_seq`
+/// (our FIN is acknowledged), FIN_WAIT2 and `SEND_SHUTDOWN`; in CLOSING, TIME_WAIT
+/// (`tcp_time_wait`). "step 7: process the segment text": in FIN_WAIT1 and FIN_WAIT2 a
+/// segment with new data after `close()` resets the connection (`RCV_SHUTDOWN`), else
+/// `tcp_data_queue`, where a FIN at `rcv_nxt` advances `rcv_nxt` past it
+/// (`tcp_rcv_nxt_update`) and runs [`tcp_fin`]. Then, unless the socket is gone,
+/// `tcp_data_snd_check` and `tcp_ack_snd_check`.
+///
+/// Simplified:
+/// - the orphaned socket in FIN_WAIT2 after an ACK without FIN: Linux hands it over to a
+///   time-wait socket in its FIN_WAIT2 substate (`tcp_time_wait(sk, TCP_FIN_WAIT2, tmo)`), whose
+///   `tcp_timewait_state_process` answers the peer's FIN with `tcp_v4_timewait_ack`; the model
+///   keeps the full socket in FIN_WAIT2 and answers the FIN through `tcp_fin`; visible effect:
+///   the ACK's window is `tcp_select_window`'s, not the time-wait socket's `tw_rcv_wnd`.
+/// - no `tcp_validate_incoming` (PAWS, sequence window, RST, challenge ACKs), no FIN_WAIT2
+///   timer (`tcp_fin_time`, 60 s), no reset: new data after `close()` and a FIN out of order
+///   are dropped (Linux resets, or queues the FIN out of order); the packetdrill runner reports
+///   such scripts as unsupported.
+fn tcp_rcv_state_process(w: &mut Stack, sk: SockId, pkt: &Packet) {
+    let fin = pkt.flags & tcp_flags::FIN != 0;
+    if pkt.flags & tcp_flags::ACK != 0 {
+        // FLAG_DATA: "if (TCP_SKB_CB(skb)->seq != TCP_SKB_CB(skb)->end_seq)" (a FIN counts).
+        tcp_ack(w, sk, pkt, pkt.end_seq != pkt.seq);
+    }
+    let tp = &mut w.socks[sk as usize];
+    match tp.state {
+        TcpState::FinWait1 if tp.snd_una == tp.write_seq => {
+            // "tcp_set_state(sk, TCP_FIN_WAIT2); WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown |
+            // SEND_SHUTDOWN);" The socket is orphaned (SOCK_DEAD): with a FIN in the segment
+            // the FIN_WAIT2 timer is armed and the FIN is processed below.
+            tp.state = TcpState::FinWait2;
+            tp.sk_shutdown |= SEND_SHUTDOWN;
+        }
+        TcpState::Closing if tp.snd_una == tp.write_seq => {
+            tcp_time_wait(w, sk);
+            return;
+        }
+        _ => {}
+    }
+    let tp = &w.socks[sk as usize];
+    if matches!(tp.state, TcpState::FinWait1 | TcpState::FinWait2) {
+        let data = pkt.end_seq - u64::from(fin);
+        if tp.sk_shutdown & RCV_SHUTDOWN != 0 && pkt.end_seq != pkt.seq && data > tp.rcv_nxt {
+            // "tcp_reset(sk, skb); return 1;": not modelled (see above).
+            return;
+        }
+        // tcp_data_queue: "if (TCP_SKB_CB(skb)->seq == TCP_SKB_CB(skb)->end_seq) {
+        // __kfree_skb(skb); return; }"; a FIN at rcv_nxt is queued (tcp_queue_rcv, which
+        // advances rcv_nxt) and processed by tcp_fin.
+        if fin && pkt.seq == tp.rcv_nxt {
+            w.socks[sk as usize].rcv_nxt = pkt.end_seq;
+            tcp_fin(w, sk);
+        }
+    }
+    if w.socks[sk as usize].state != TcpState::TimeWait {
+        tcp_data_snd_check(w, sk);
+        // tcp_ack_snd_check: "if (!inet_csk_ack_scheduled(sk)) return;"
+        if w.socks[sk as usize].icsk_ack.pending & ICSK_ACK_SCHED != 0 {
+            __tcp_ack_snd_check(w, sk);
+        }
+    }
+}
+
+/// `tcp_fin` (net/ipv4/tcp_input.c, 6.18): the peer's FIN. `inet_csk_schedule_ack`,
+/// `RCV_SHUTDOWN`; in FIN_WAIT1 (simultaneous close) `tcp_send_ack` and CLOSING; in FIN_WAIT2
+/// "Received a FIN -- send ACK and enter TIME_WAIT": `tcp_send_ack`, `tcp_time_wait`. Then the
+/// out-of-order queue is purged and the SACK blocks reset (`tcp_sack_reset`).
+///
+/// Simplified: the ESTABLISHED → CLOSE_WAIT transition (the passive close) is not modelled;
+/// the model's peers never close first.
+fn tcp_fin(w: &mut Stack, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    tp.icsk_ack.pending |= ICSK_ACK_SCHED;
+    tp.sk_shutdown |= RCV_SHUTDOWN;
+    match tp.state {
+        TcpState::FinWait1 => {
+            tcp_send_ack(w, sk, AckReason::Control);
+            w.socks[sk as usize].state = TcpState::Closing;
+        }
+        TcpState::FinWait2 => {
+            tcp_send_ack(w, sk, AckReason::Control);
+            tcp_time_wait(w, sk);
+        }
+        _ => {}
+    }
+    // "skb_rbtree_purge(&tp->out_of_order_queue); if (tcp_is_sack(tp)) tcp_sack_reset(...)"
+    let tp = &mut w.socks[sk as usize];
+    let purged: u64 = std::mem::take(&mut tp.rcv_sack.out_of_order_queue)
+        .values()
+        .map(|&(_, truesize)| truesize)
+        .sum();
+    tp.sk_rmem_alloc -= purged;
+    tp.sk_mem_uncharge(purged);
+    tp.rcv_sack.selective_acks.clear();
+}
+
+/// `tcp_time_wait(sk, TCP_TIME_WAIT, 0)` (net/ipv4/tcp_minisocks.c, 6.18): a time-wait socket
+/// takes the connection over and `tcp_done` closes the full socket (`tcp_set_state(sk,
+/// TCP_CLOSE)`, `tcp_clear_xmit_timers`). The model's socket takes the state TIME_WAIT and its
+/// timers stop; the time-wait socket itself (re-ACKing a retransmitted FIN, its 60 s timer) is
+/// not modelled.
+fn tcp_time_wait(w: &mut Stack, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    tp.state = TcpState::TimeWait;
+    // tcp_clear_xmit_timers: the retransmit-family timer and the delayed ACK.
+    tp.icsk_pending = IcskPending::None;
+    tp.icsk_timeout_ns = 0;
+    tp.icsk_ack.pending = 0;
 }
 
 // ---------------------------------------------------------------------------------------------
