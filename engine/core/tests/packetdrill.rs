@@ -250,3 +250,81 @@ fn data_after_close_and_a_segment_to_the_time_wait_socket_are_unsupported() {
         }
     }
 }
+
+/// The start of a script whose peer does not offer SACK (Reno loss recovery), MSS 1460.
+const OPEN_NO_SACK: &str = "`../common/defaults.sh`
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+  +.1 < S 0:0(0) win 32792 <mss 1460,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 1460,nop,wscale 8>
+  +.1 < . 1:1(0) ack 1 win 257
+   +0 accept(3, ..., ...) = 4
+";
+
+fn assert_passes(name: &str, src: &str) {
+    match packetdrill::run(src, name).outcome {
+        Outcome::Pass => {}
+        o => panic!("{name}: {o:?}"),
+    }
+}
+
+#[test]
+fn without_sack_duplicate_acks_count_as_sacked_and_newreno_repairs_one_hole_per_partial_ack() {
+    // Six segments; the first and the third are lost, the other four arrive: four duplicate
+    // ACKs. tcp_add_reno_sack counts each in sacked_out (Disorder after the first); at the
+    // third, sacked_out reaches reordering (3) and tcp_newreno_mark_lost marks the head (cut
+    // to one MSS) lost: Recovery (TCPRenoRecovery) and the fast retransmit. The partial ACK
+    // of the first hole (tcp_remove_reno_sacks: sacked_out 4 - (2 - 1)) marks the next head
+    // lost and PRR sends it at once (RFC 6582). The ACK of everything ends at high_seq, where
+    // Reno holds Recovery until something above it is ACKed (RFC 2582).
+    let src = format!(
+        "{OPEN_NO_SACK}   +0 write(4, ..., 8760) = 8760
+   +0 > P. 1:8761(8760) ack 1
+  +.1 < . 1:1(0) ack 1 win 257
+   +0 %{{ assert tcpi_sacked == 1 }}%
+   +0 %{{ assert tcpi_ca_state == TCP_CA_Disorder }}%
+   +0 < . 1:1(0) ack 1 win 257
+   +0 < . 1:1(0) ack 1 win 257
+   +0 > . 1:1461(1460) ack 1
+   +0 %{{ assert tcpi_ca_state == TCP_CA_Recovery }}%
+   +0 %{{ assert tcpi_sacked == 3 }}%
+   +0 %{{ assert tcpi_lost == 1 }}%
+   +0 %{{ assert tcpi_retrans == 1 }}%
+   +0 < . 1:1(0) ack 1 win 257
+   +0 %{{ assert tcpi_sacked == 4 }}%
+  +.1 < . 1:1(0) ack 2921 win 257
+   +0 > . 2921:4381(1460) ack 1
+   +0 %{{ assert tcpi_sacked == 3 }}%
+  +.1 < . 1:1(0) ack 8761 win 257
+   +0 %{{ assert tcpi_ca_state == TCP_CA_Recovery }}%
+   +0 %{{ assert tcpi_sacked == 0 }}%
+   +0 %{{ assert tcpi_unacked == 0 }}%
+"
+    );
+    assert_passes("newreno", &src);
+}
+
+#[test]
+fn without_sack_more_duplicate_acks_than_packets_out_raise_reordering() {
+    // fr-4pkt.pkt's four segments and one duplicate ACK more than the three that start
+    // recovery: sacked_out + the one hole would exceed packets_out, so tcp_limit_reno_sacked
+    // keeps sacked_out at 3 and tcp_check_reno_reordering takes the reordering to
+    // packets_out (4).
+    let src = format!(
+        "{OPEN_NO_SACK}   +0 write(4, ..., 5840) = 5840
+   +0 > P. 1:5841(5840) ack 1
+  +.1 < . 1:1(0) ack 1 win 257
+   +0 < . 1:1(0) ack 1 win 257
+   +0 < . 1:1(0) ack 1 win 257
+   +0 > . 1:1461(1460) ack 1
+   +0 %{{ assert tcpi_reordering == 3 }}%
+   +0 < . 1:1(0) ack 1 win 257
+   +0 %{{ assert tcpi_sacked == 3 }}%
+   +0 %{{ assert tcpi_reordering == 4 }}%
+   +0 %{{ assert tcpi_reord_seen == 1 }}%
+"
+    );
+    assert_passes("reno-reordering", &src);
+}

@@ -11,7 +11,11 @@
 //! D-SACK for duplicates); the sender keeps a SACK scoreboard on its retransmit queue
 //! (`tcp_sacktag_write_queue`), finds losses with RACK (`tcp_recovery.rs`), runs the
 //! `tcp_fastretrans_alert` state machine (Open, Disorder, CWR, Recovery, Loss), reduces cwnd with
-//! PRR (`tcp_cwnd_reduction`) and undoes a reduction that D-SACKs prove spurious.
+//! PRR (`tcp_cwnd_reduction`) and undoes a reduction that D-SACKs prove spurious. A peer without
+//! SACK gets Reno's duplicate-ACK counting (`tcp_add_reno_sack`, `tcp_remove_reno_sacks`,
+//! `tcp_check_reno_reordering`) and NewReno's `tcp_newreno_mark_lost` in RACK's place.
+//! After `close()`, `tcp_rcv_state_process` runs the teardown states (`tcp_fin`,
+//! `tcp_time_wait`).
 //!
 //! Simplified:
 //! - no timestamps echo (TSecr), so `tcp_packet_delayed` is never true: no undo from
@@ -1026,7 +1030,7 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             let mut rs = RateSample::new(tp.packets_in_flight());
             let (mut flag, _) = tcp_sacktag_write_queue(w, sk, &blocks, prior_snd_una, &mut rs);
             let mut rexmit = false;
-            tcp_fastretrans_alert(w, sk, prior_snd_una, &mut flag, &mut rexmit);
+            tcp_fastretrans_alert(w, sk, prior_snd_una, 0, &mut flag, &mut rexmit);
             if rexmit {
                 crate::net::ipv4::tcp_output::tcp_xmit_retransmit_queue(w, sk);
             }
@@ -1067,7 +1071,10 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
         w.mib(host).inc(m);
     }
     let tp = &mut w.socks[sk as usize];
-    if ack == prior_snd_una && sack.is_none() && tp.icsk_ca_state == TCP_CA_OPEN {
+    // Without SACK (tcp_is_reno) a duplicate ACK is what loss recovery counts
+    // (tcp_add_reno_sack): it goes on.
+    if ack == prior_snd_una && sack.is_none() && tp.icsk_ca_state == TCP_CA_OPEN && !tcp_is_reno(tp)
+    {
         return;
     }
     if ack > prior_snd_una {
@@ -1116,7 +1123,8 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             if sacked & TCPCB_SACKED_ACKED != 0 {
                 tp.sacked_out -= skb.pcount;
                 sacked_acked += skb.pcount;
-            } else {
+            } else if !tcp_is_reno(tp) {
+                // "} else if (tcp_is_sack(tp)) { tcp_count_delivered(...); tcp_rack_advance(...)"
                 crate::net::ipv4::tcp_recovery::tcp_rack_advance(
                     tp,
                     sacked,
@@ -1223,8 +1231,17 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     let tp = &mut w.socks[sk as usize];
     // tcp_count_delivered; the RTT of the most recently sent skb acked (ca_rtt_us, for
     // rs->rtt_us); FLAG_ACK_MAYBE_DELAYED ("a lone runt packet"); tcp_rate_gen.
-    // SACKed skbs were counted when SACKed.
-    tp.delivered = tp.delivered.wrapping_add(acked_pcount - sacked_acked);
+    // SACKed skbs were counted when SACKed; without SACK, tcp_remove_reno_sacks counts
+    // ("One ACK acked hole. The rest eat duplicate ACKs.").
+    let reno = tcp_is_reno(tp);
+    if reno {
+        if flag & FLAG_ACKED != 0 {
+            tcp_remove_reno_sacks(w, sk, acked_pcount);
+        }
+    } else {
+        tp.delivered = tp.delivered.wrapping_add(acked_pcount - sacked_acked);
+    }
+    let tp = &mut w.socks[sk as usize];
     let acked_sacked = acked_pcount - sacked_acked + sack_delivered;
     crate::net::ipv4::tcp_recovery::tcp_rack_update_reo_wnd(tp, rs.prior_delivered);
     if flag & FLAG_ACKED != 0 {
@@ -1237,10 +1254,17 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     // tcp_ack_is_dubious
     let mut rexmit = false;
     if flag & FLAG_NOT_DUP == 0 || flag & FLAG_CA_ALERT != 0 || tp.icsk_ca_state != TCP_CA_OPEN {
-        tcp_fastretrans_alert(w, sk, prior_snd_una, &mut flag, &mut rexmit);
+        // "if (!(flag & (FLAG_SND_UNA_ADVANCED | FLAG_NOT_DUP | FLAG_DSACKING_ACK)))
+        // num_dupack = 1;" (gso_segs of an aggregated pure ACK: one here).
+        let num_dupack =
+            u32::from(flag & (FLAG_SND_UNA_ADVANCED | FLAG_NOT_DUP | FLAG_DSACKING_ACK) == 0);
+        tcp_fastretrans_alert(w, sk, prior_snd_una, num_dupack, &mut flag, &mut rexmit);
     }
     let tp = &mut w.socks[sk as usize];
     let delivered_now = tp.delivered.wrapping_sub(prior_delivered);
+    // tcp_newly_delivered: what tcp_cong_control gets. Without SACK it includes the duplicate
+    // ACKs tcp_add_reno_sack counted in tcp_fastretrans_alert.
+    let acked_sacked = if reno { delivered_now } else { acked_sacked };
     let lost_now = tp.lr.lost.wrapping_sub(prior_lost);
     if let Some(t) = last_ackt {
         rs.rtt_us = ((now - t) / 1000) as i64;
@@ -1742,7 +1766,12 @@ fn tcp_end_cwnd_reduction(w: &mut Stack, sk: SockId) {
 /// a PRR reduction.
 pub fn tcp_enter_recovery(w: &mut Stack, sk: SockId) {
     let host = w.socks[sk as usize].host;
-    w.mib(host).inc(Mib::TcpExtTCPSackRecovery);
+    let m = if tcp_is_reno(&w.socks[sk as usize]) {
+        Mib::TcpExtTCPRenoRecovery
+    } else {
+        Mib::TcpExtTCPSackRecovery
+    };
+    w.mib(host).inc(m);
     let tp = &mut w.socks[sk as usize];
     tp.lr.prior_ssthresh = 0;
     tcp_init_undo(tp);
@@ -1798,6 +1827,15 @@ fn tcp_try_undo_recovery(w: &mut Stack, sk: SockId) -> bool {
         w.mib(host).inc(m);
     } else if tp.rack.reo_wnd_persist > 0 {
         tp.rack.reo_wnd_persist -= 1;
+    }
+    let tp = &mut w.socks[sk as usize];
+    if tp.snd_una == tp.high_seq && tcp_is_reno(tp) {
+        // "Hold old state until something *above* high_seq is ACKed. For Reno it is MUST to
+        // prevent false fast retransmits (RFC2582). SACK TCP is safe."
+        if tp.retrans_out == 0 {
+            tp.lr.retrans_stamp_ns = 0;
+        }
+        return true;
     }
     tcp_set_ca_state(w, sk, TCP_CA_OPEN);
     false
@@ -1893,6 +1931,14 @@ fn tcp_identify_packet_loss(w: &mut Stack, sk: SockId, flag: &mut u32) {
     if tp.rtx_queue.is_empty() {
         return;
     }
+    if tcp_is_reno(tp) {
+        crate::net::ipv4::tcp_recovery::tcp_newreno_mark_lost(
+            w,
+            sk,
+            *flag & FLAG_SND_UNA_ADVANCED != 0,
+        );
+        return;
+    }
     let prior_retrans = tp.retrans_out;
     if crate::net::ipv4::tcp_recovery::tcp_rack_mark_lost(w, sk) {
         *flag &= !FLAG_SET_XMIT_TIMER;
@@ -1904,7 +1950,7 @@ fn tcp_identify_packet_loss(w: &mut Stack, sk: SockId, flag: &mut u32) {
 
 /// `tcp_process_loss`: an ACK in Loss (after an RTO): undo if spurious; leave Loss once
 /// `high_seq` is acked; else retransmit what is still marked lost.
-fn tcp_process_loss(w: &mut Stack, sk: SockId, flag: u32, rexmit: &mut bool) {
+fn tcp_process_loss(w: &mut Stack, sk: SockId, flag: u32, num_dupack: u32, rexmit: &mut bool) {
     let tp = &w.socks[sk as usize];
     let recovered = tp.snd_una >= tp.high_seq;
     if flag & FLAG_SND_UNA_ADVANCED != 0 && tcp_try_undo_loss(w, sk) {
@@ -1913,6 +1959,16 @@ fn tcp_process_loss(w: &mut Stack, sk: SockId, flag: u32, rexmit: &mut bool) {
     if recovered {
         tcp_try_undo_recovery(w, sk);
         return;
+    }
+    let tp = &mut w.socks[sk as usize];
+    if tcp_is_reno(tp) {
+        // "A Reno DUPACK means new data in F-RTO step 2.b above are delivered. Lower
+        // inflight to clock out (re)transmissions."
+        if tp.snd_nxt > tp.high_seq && num_dupack > 0 {
+            tcp_add_reno_sack(w, sk, num_dupack);
+        } else if flag & FLAG_SND_UNA_ADVANCED != 0 {
+            tcp_reset_reno_sack(tp);
+        }
     }
     *rexmit = true;
 }
@@ -1924,11 +1980,16 @@ fn tcp_fastretrans_alert(
     w: &mut Stack,
     sk: SockId,
     prior_snd_una: u64,
+    num_dupack: u32,
     flag: &mut u32,
     rexmit: &mut bool,
 ) {
     let _ = prior_snd_una;
     let tp = &mut w.socks[sk as usize];
+    let reno = tcp_is_reno(tp);
+    if tp.packets_out == 0 && tp.sacked_out > 0 {
+        tp.sacked_out = 0;
+    }
     // "D. Check state exit conditions. State can be terminated when high_seq is ACKed."
     if tp.icsk_ca_state == TCP_CA_OPEN {
         tp.lr.retrans_stamp_ns = 0;
@@ -1941,6 +2002,9 @@ fn tcp_fastretrans_alert(
                 tcp_set_ca_state(w, sk, TCP_CA_OPEN);
             }
             TCP_CA_RECOVERY => {
+                if reno {
+                    tcp_reset_reno_sack(&mut w.socks[sk as usize]);
+                }
                 if tcp_try_undo_recovery(w, sk) {
                     return;
                 }
@@ -1954,7 +2018,12 @@ fn tcp_fastretrans_alert(
     let mut fall_through = true;
     if state == TCP_CA_RECOVERY {
         fall_through = false;
+        // "if (!(flag & FLAG_SND_UNA_ADVANCED)) { if (tcp_is_reno(tp))
+        // tcp_add_reno_sack(sk, num_dupack, ece_ack); } else if (tcp_try_undo_partial(...))":
         // tcp_try_undo_partial needs TSecr (tcp_packet_delayed): never true here.
+        if *flag & FLAG_SND_UNA_ADVANCED == 0 && reno {
+            tcp_add_reno_sack(w, sk, num_dupack);
+        }
         if tcp_try_undo_dsack(w, sk) {
             tcp_try_to_open(w, sk);
         }
@@ -1967,7 +2036,7 @@ fn tcp_fastretrans_alert(
             tcp_enter_recovery(w, sk);
         }
     } else if state == TCP_CA_LOSS {
-        tcp_process_loss(w, sk, *flag, rexmit);
+        tcp_process_loss(w, sk, *flag, num_dupack, rexmit);
         tcp_identify_packet_loss(w, sk, flag);
         let tp = &w.socks[sk as usize];
         if !(tp.icsk_ca_state == TCP_CA_OPEN || *flag & FLAG_LOST_RETRANS != 0) {
@@ -1976,6 +2045,12 @@ fn tcp_fastretrans_alert(
         // "Change state if cwnd is undone or retransmits are lost"
     }
     if fall_through {
+        if reno {
+            if *flag & FLAG_SND_UNA_ADVANCED != 0 {
+                tcp_reset_reno_sack(&mut w.socks[sk as usize]);
+            }
+            tcp_add_reno_sack(w, sk, num_dupack);
+        }
         if w.socks[sk as usize].icsk_ca_state <= TCP_CA_DISORDER {
             tcp_try_undo_dsack(w, sk);
         }
@@ -1991,10 +2066,86 @@ fn tcp_fastretrans_alert(
     *rexmit = true;
 }
 
+/// `tcp_is_reno`: the peer did not offer SACK (`!tp->rx_opt.sack_ok`).
+pub fn tcp_is_reno(tp: &TcpSock) -> bool {
+    !tp.rx_opt_sack_ok
+}
+
+/// `tcp_add_reno_sack` (net/ipv4/tcp_input.c, 6.18): "Emulate SACKs for SACKless connection:
+/// account for a new dupack." Each duplicate ACK stands for a segment that left the network:
+/// `sacked_out` grows (so `tcp_packets_in_flight` falls and, RFC 3042's limited transmit, new
+/// data may leave), bounded by `tcp_check_reno_reordering`, and what it added counts as
+/// delivered.
+fn tcp_add_reno_sack(w: &mut Stack, sk: SockId, num_dupack: u32) {
+    if num_dupack == 0 {
+        return;
+    }
+    let tp = &mut w.socks[sk as usize];
+    let prior_sacked = tp.sacked_out;
+    tp.sacked_out += num_dupack;
+    tcp_check_reno_reordering(w, sk, 0);
+    let tp = &mut w.socks[sk as usize];
+    let delivered = tp.sacked_out as i64 - prior_sacked as i64;
+    if delivered > 0 {
+        tp.delivered = tp.delivered.wrapping_add(delivered as u32); // tcp_count_delivered
+    }
+}
+
+/// `tcp_remove_reno_sacks` (6.18): "Account for ACK, ACKing some data in Reno Recovery
+/// phase." "One ACK acked hole. The rest eat duplicate ACKs": `max(acked - sacked_out, 1)` is
+/// delivered, and `sacked_out` loses `acked - 1`.
+fn tcp_remove_reno_sacks(w: &mut Stack, sk: SockId, acked: u32) {
+    let tp = &mut w.socks[sk as usize];
+    if acked > 0 {
+        let delivered = (acked as i64 - tp.sacked_out as i64).max(1) as u32;
+        tp.delivered = tp.delivered.wrapping_add(delivered);
+        if acked - 1 >= tp.sacked_out {
+            tp.sacked_out = 0;
+        } else {
+            tp.sacked_out -= acked - 1;
+        }
+    }
+    tcp_check_reno_reordering(w, sk, acked);
+}
+
+/// `tcp_reset_reno_sack`.
+fn tcp_reset_reno_sack(tp: &mut TcpSock) {
+    tp.sacked_out = 0;
+}
+
+/// `tcp_limit_reno_sacked`: "Limits sacked_out so that sum with lost_out isn't ever larger
+/// than packets_out." True when it had to.
+fn tcp_limit_reno_sacked(tp: &mut TcpSock) -> bool {
+    let holes = tp.lost_out.max(1).min(tp.packets_out);
+    if tp.sacked_out + holes > tp.packets_out {
+        tp.sacked_out = tp.packets_out - holes;
+        return true;
+    }
+    false
+}
+
+/// `tcp_check_reno_reordering`: "If we receive more dupacks than we expected counting
+/// segments in assumption of absent reordering, interpret this as reordering": `reordering`
+/// becomes `packets_out + addend` (at most `tcp_max_reordering`, 300), `TCPRenoReorder`.
+fn tcp_check_reno_reordering(w: &mut Stack, sk: SockId, addend: u32) {
+    let tp = &mut w.socks[sk as usize];
+    if !tcp_limit_reno_sacked(tp) {
+        return;
+    }
+    tp.lr.reordering = (tp.packets_out + addend).min(300);
+    tp.lr.reord_seen += 1;
+    let host = tp.host;
+    w.mib(host).inc(Mib::TcpExtTCPRenoReorder);
+}
+
 /// `tcp_timeout_mark_lost`: on RTO, mark lost the head and every skb not SACKed that was not
 /// sent within the last RACK RTT.
 fn tcp_timeout_mark_lost(w: &mut Stack, sk: SockId) {
     let now_us = w.now_ns / 1000;
+    // "} else if (tcp_is_reno(tp)) { tcp_reset_reno_sack(tp); }"
+    if tcp_is_reno(&w.socks[sk as usize]) {
+        tcp_reset_reno_sack(&mut w.socks[sk as usize]);
+    }
     let n = w.socks[sk as usize].rtx_queue.len();
     for i in 0..n {
         let tp = &w.socks[sk as usize];
