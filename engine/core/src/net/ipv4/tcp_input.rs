@@ -2099,7 +2099,8 @@ fn tcp_remove_reno_sacks(w: &mut Stack, sk: SockId, acked: u32) {
     if acked > 0 {
         let delivered = (acked as i64 - tp.sacked_out as i64).max(1) as u32;
         tp.delivered = tp.delivered.wrapping_add(delivered);
-        if acked - 1 >= tp.sacked_out {
+        // "if (acked - 1 >= tp->sacked_out)"
+        if acked > tp.sacked_out {
             tp.sacked_out = 0;
         } else {
             tp.sacked_out -= acked - 1;
