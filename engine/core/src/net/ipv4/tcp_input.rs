@@ -137,10 +137,13 @@ pub fn tcp_v4_do_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
 ///   such scripts as unsupported.
 fn tcp_rcv_state_process(w: &mut Stack, sk: SockId, pkt: &Packet) {
     let fin = pkt.flags & tcp_flags::FIN != 0;
-    if pkt.flags & tcp_flags::ACK != 0 {
-        // FLAG_DATA: "if (TCP_SKB_CB(skb)->seq != TCP_SKB_CB(skb)->end_seq)" (a FIN counts).
-        tcp_ack(w, sk, pkt, pkt.end_seq != pkt.seq);
+    if pkt.flags & tcp_flags::ACK == 0 {
+        // "if (!th->ack && !th->rst && !th->syn) { SKB_DR_SET(reason, TCP_FLAGS); goto
+        // discard; }"
+        return;
     }
+    // FLAG_DATA: "if (TCP_SKB_CB(skb)->seq != TCP_SKB_CB(skb)->end_seq)" (a FIN counts).
+    tcp_ack(w, sk, pkt, pkt.end_seq != pkt.seq);
     let tp = &mut w.socks[sk as usize];
     match tp.state {
         TcpState::FinWait1 if tp.snd_una == tp.write_seq => {
