@@ -104,7 +104,8 @@ fn unknown_syntax_and_unmodelled_calls_are_unsupported_never_a_pass() {
     let base = script("nagle/sockopt_cork_nodelay.pkt");
     for (add, what) in [
         ("+0 ioctl(4, SIOCINQ, [0]) = 0\n", "ioctl"),
-        ("+0 close(4) = 0\n", "FIN"),
+        ("+0 shutdown(4, SHUT_WR) = 0\n", "shutdown"),
+        ("+0 < F. 1:1(0) ack 1 win 257\n", "passive close"),
         ("+0 < R 1:1(0) win 0\n", "RST"),
         ("+0 `ethtool -K tun0 tso off`\n", "shell command"),
         ("+0 %{ assert tcpi_rtt == 100 }%\n", "tcpi_rtt"),
@@ -177,4 +178,153 @@ fn edge_triggered_epoll_reports_each_wake_up_once() {
         "{}",
         f.message
     );
+}
+
+/// The start of a script: a connection with SACK, a window of 257 << 7 and nothing sent.
+const OPEN: &str = "`../common/defaults.sh`
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+  +.1 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>
+  +.1 < . 1:1(0) ack 1 win 257
+   +0 accept(3, ..., ...) = 4
+";
+
+#[test]
+fn close_sends_the_fin_on_its_own_skb_when_everything_was_sent() {
+    // tcp_send_fin: the write queue is empty, so a new skb carries the FIN (F., no PSH); the
+    // ACK of it and the peer's FIN in one segment: FIN_WAIT1 -> FIN_WAIT2 -> tcp_fin ->
+    // tcp_send_ack at once and TIME_WAIT.
+    let src = format!(
+        "{OPEN}   +0 write(4, ..., 1000) = 1000
+   +0 > P. 1:1001(1000) ack 1
+  +.1 < . 1:1(0) ack 1001 win 257
+  +.1 close(4) = 0
+   +0 > F. 1001:1001(0) ack 1
+  +.1 < F. 1:1(0) ack 1002 win 257
+   +0 > . 1002:1002(0) ack 2
+"
+    );
+    assert_eq!(packetdrill::run(&src, "fin-new-skb").outcome, Outcome::Pass);
+}
+
+#[test]
+fn close_puts_the_fin_on_the_unsent_tail_and_acks_a_later_fin() {
+    // Corked bytes wait in the tail skb (tcp_push marked it PSH); tcp_send_fin sets FIN on it
+    // and pushes with TCP_NAGLE_OFF (tcp_nagle_test lets a FIN through): one FP. segment.
+    // The ACK of the FIN alone moves the socket to FIN_WAIT2, the peer's FIN later is ACKed
+    // at once.
+    let src = format!(
+        "{OPEN}   +0 setsockopt(4, SOL_TCP, TCP_CORK, [1], 4) = 0
+   +0 write(4, ..., 500) = 500
+ +.01 close(4) = 0
+   +0 > FP. 1:501(500) ack 1
+  +.1 < . 1:1(0) ack 502 win 257
+  +.1 < F. 1:1(0) ack 502 win 257
+   +0 > . 502:502(0) ack 2
+"
+    );
+    assert_eq!(packetdrill::run(&src, "fin-tail").outcome, Outcome::Pass);
+}
+
+#[test]
+fn data_after_close_and_a_segment_to_the_time_wait_socket_are_unsupported() {
+    let base = format!(
+        "{OPEN}   +0 close(4) = 0
+   +0 > F. 1:1(0) ack 1
+"
+    );
+    for (add, what) in [
+        ("+.1 < P. 1:101(100) ack 2 win 257\n", "after close"),
+        (
+            "+.1 < F. 1:1(0) ack 2 win 257\n+0 > . 2:2(0) ack 2\n+.1 < F. 1:1(0) ack 2 win 257\n",
+            "time-wait",
+        ),
+    ] {
+        let src = format!("{base}{add}");
+        match packetdrill::run(&src, "u").outcome {
+            Outcome::Unsupported { what: w, .. } => assert!(w.contains(what), "{add}: {w}"),
+            o => panic!("{add}: {o:?}"),
+        }
+    }
+}
+
+/// The start of a script whose peer does not offer SACK (Reno loss recovery), MSS 1460.
+const OPEN_NO_SACK: &str = "`../common/defaults.sh`
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+  +.1 < S 0:0(0) win 32792 <mss 1460,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 1460,nop,wscale 8>
+  +.1 < . 1:1(0) ack 1 win 257
+   +0 accept(3, ..., ...) = 4
+";
+
+fn assert_passes(name: &str, src: &str) {
+    match packetdrill::run(src, name).outcome {
+        Outcome::Pass => {}
+        o => panic!("{name}: {o:?}"),
+    }
+}
+
+#[test]
+fn without_sack_duplicate_acks_count_as_sacked_and_newreno_repairs_one_hole_per_partial_ack() {
+    // Six segments; the first and the third are lost, the other four arrive: four duplicate
+    // ACKs. tcp_add_reno_sack counts each in sacked_out (Disorder after the first); at the
+    // third, sacked_out reaches reordering (3) and tcp_newreno_mark_lost marks the head (cut
+    // to one MSS) lost: Recovery (TCPRenoRecovery) and the fast retransmit. The partial ACK
+    // of the first hole (tcp_remove_reno_sacks: sacked_out 4 - (2 - 1)) marks the next head
+    // lost and PRR sends it at once (RFC 6582). The ACK of everything ends at high_seq, where
+    // Reno holds Recovery until something above it is ACKed (RFC 2582).
+    let src = format!(
+        "{OPEN_NO_SACK}   +0 write(4, ..., 8760) = 8760
+   +0 > P. 1:8761(8760) ack 1
+  +.1 < . 1:1(0) ack 1 win 257
+   +0 %{{ assert tcpi_sacked == 1 }}%
+   +0 %{{ assert tcpi_ca_state == TCP_CA_Disorder }}%
+   +0 < . 1:1(0) ack 1 win 257
+   +0 < . 1:1(0) ack 1 win 257
+   +0 > . 1:1461(1460) ack 1
+   +0 %{{ assert tcpi_ca_state == TCP_CA_Recovery }}%
+   +0 %{{ assert tcpi_sacked == 3 }}%
+   +0 %{{ assert tcpi_lost == 1 }}%
+   +0 %{{ assert tcpi_retrans == 1 }}%
+   +0 < . 1:1(0) ack 1 win 257
+   +0 %{{ assert tcpi_sacked == 4 }}%
+  +.1 < . 1:1(0) ack 2921 win 257
+   +0 > . 2921:4381(1460) ack 1
+   +0 %{{ assert tcpi_sacked == 3 }}%
+  +.1 < . 1:1(0) ack 8761 win 257
+   +0 %{{ assert tcpi_ca_state == TCP_CA_Recovery }}%
+   +0 %{{ assert tcpi_sacked == 0 }}%
+   +0 %{{ assert tcpi_unacked == 0 }}%
+"
+    );
+    assert_passes("newreno", &src);
+}
+
+#[test]
+fn without_sack_more_duplicate_acks_than_packets_out_raise_reordering() {
+    // fr-4pkt.pkt's four segments and one duplicate ACK more than the three that start
+    // recovery: sacked_out + the one hole would exceed packets_out, so tcp_limit_reno_sacked
+    // keeps sacked_out at 3 and tcp_check_reno_reordering takes the reordering to
+    // packets_out (4).
+    let src = format!(
+        "{OPEN_NO_SACK}   +0 write(4, ..., 5840) = 5840
+   +0 > P. 1:5841(5840) ack 1
+  +.1 < . 1:1(0) ack 1 win 257
+   +0 < . 1:1(0) ack 1 win 257
+   +0 < . 1:1(0) ack 1 win 257
+   +0 > . 1:1461(1460) ack 1
+   +0 %{{ assert tcpi_reordering == 3 }}%
+   +0 < . 1:1(0) ack 1 win 257
+   +0 %{{ assert tcpi_sacked == 3 }}%
+   +0 %{{ assert tcpi_reordering == 4 }}%
+   +0 %{{ assert tcpi_reord_seen == 1 }}%
+"
+    );
+    assert_passes("reno-reordering", &src);
 }

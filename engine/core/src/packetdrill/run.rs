@@ -33,6 +33,10 @@
 //!   what it waits for, or at its timeout; a second blocking call meanwhile, an `accept` before
 //!   the handshake ends and an `epoll_wait` with a timeout are unsupported. epoll watches the
 //!   connected socket (`EPOLLOUT`, `EPOLLIN`, `EPOLLET`).
+//! - `close()` on the connected socket runs the engine's `tcp_close` (FIN_WAIT1, the FIN), and
+//!   the peer's FIN after it reaches `tcp_rcv_state_process`; `shutdown()`, a FIN before
+//!   `close()`, data after it and segments to the time-wait socket are unsupported (the model
+//!   has no passive close, no RST and no time-wait socket).
 //! - the option negotiation of the handshake (`tcp_parse_options`, `tcp_openreq_init`) is done
 //!   here: the SYN's MSS clamps the socket's MSS, its window scale and the timestamp and
 //!   SACK-permitted options decide what the socket uses, because the model's handshake carries
@@ -697,9 +701,38 @@ impl<'a> Runner<'a> {
                 "an inbound RST: the model has no reset processing".into(),
             ));
         }
-        if p.flags & tcp_flags::FIN != 0 {
+        let state = self.w.as_ref().map(|w| w.socks[self.local as usize].state);
+        let closing = matches!(
+            state,
+            Some(TcpState::FinWait1 | TcpState::FinWait2 | TcpState::Closing)
+        );
+        if state == Some(TcpState::TimeWait) {
             return Err(Stop::Unsupported(
-                "an inbound FIN: the model has no connection teardown".into(),
+                "a segment to the time-wait socket (the model stops the socket at TIME_WAIT)"
+                    .into(),
+            ));
+        }
+        if p.flags & tcp_flags::FIN != 0 && !closing {
+            return Err(Stop::Unsupported(
+                "an inbound FIN before close(): the model has no passive close (CLOSE_WAIT)".into(),
+            ));
+        }
+        if closing && p.len > 0 {
+            return Err(Stop::Unsupported(
+                "inbound data after close(): Linux resets the connection, the model has no RST"
+                    .into(),
+            ));
+        }
+        if closing
+            && p.flags & tcp_flags::FIN != 0
+            && self
+                .w
+                .as_ref()
+                .map(|w| w.socks[self.local as usize].rcv_nxt)
+                != Some(p.seq as u64)
+        {
+            return Err(Stop::Unsupported(
+                "a FIN out of order: the model processes a FIN at rcv_nxt only".into(),
             ));
         }
         if syn && p.flags & tcp_flags::ACK != 0 {
@@ -768,7 +801,8 @@ impl<'a> Runner<'a> {
         let payload = p.len;
         let hdr = ETH_HLEN + IPV4_HLEN + TCP_HLEN + opt_len.next_multiple_of(4);
         let seq = p.seq as u64;
-        let end_seq = seq + payload as u64 + u64::from(syn);
+        let fin = p.flags & tcp_flags::FIN != 0;
+        let end_seq = seq + payload as u64 + u64::from(syn) + u64::from(fin);
         let id = w.next_pkt_id();
         let pkt = Packet {
             id,
@@ -785,7 +819,7 @@ impl<'a> Runner<'a> {
             gso_size: 0,
             tstamp_ns: 0,
             sk_pacing_rate_bps: u64::MAX,
-            pure_ack: payload == 0 && !syn,
+            pure_ack: payload == 0 && !syn && !fin,
             seq,
             end_seq,
             ack_seq: p.ack.unwrap_or(0) as u64,
@@ -928,11 +962,27 @@ impl<'a> Runner<'a> {
                         .into(),
                 )
             }
-            "close" | "shutdown" => {
-                return unsupported(format!(
-                    "{}(): the model has no FIN or connection teardown (tcp_close, tcp_shutdown)",
-                    c.name
-                ))
+            "close" => {
+                let fd = fd_arg(0).unwrap_or(-1);
+                match self.fds.get(&fd).copied() {
+                    Some(f) if !f.listener => {
+                        let local = self.local;
+                        tcp::tcp_close(self.w(), local)
+                            .map_err(|m| Stop::Unsupported(m.to_string()))?;
+                        self.fds.remove(&fd);
+                        (0, None)
+                    }
+                    _ => {
+                        return unsupported(format!(
+                            "close() of fd {fd} (the runner closes the connected socket)"
+                        ))
+                    }
+                }
+            }
+            "shutdown" => {
+                return unsupported(
+                    "shutdown(): the model closes with close() only (tcp_shutdown)".into(),
+                )
             }
             "setsockopt" => self.setsockopt(c)?,
             "getsockopt" => self.getsockopt(c)?,

@@ -237,6 +237,7 @@ pub fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         net: Arc::clone(&net),
         profile: Arc::clone(&profile),
         state: TcpState::Closed,
+        sk_shutdown: 0,
         cc,
         write_queue: Default::default(),
         rtx_queue: Default::default(),

@@ -110,7 +110,12 @@ fn state_name(s: TcpState) -> &'static str {
     match s {
         TcpState::Established => "ESTAB",
         TcpState::SynRecv => "SYN-RECV",
-        _ => "SYN-SENT",
+        TcpState::FinWait1 => "FIN-WAIT-1",
+        TcpState::FinWait2 => "FIN-WAIT-2",
+        TcpState::Closing => "CLOSING",
+        TcpState::TimeWait => "TIME-WAIT",
+        // Closed: as before the teardown states (a socket that has not connected yet).
+        TcpState::Closed | TcpState::SynSent => "SYN-SENT",
     }
 }
 

@@ -262,14 +262,27 @@ pub enum PacingStatus {
     Fq,
 }
 
-/// TCP states the model uses.
+/// TCP states the model uses (`include/net/tcp_states.h`). The states after `close()` are
+/// the active closer's: `FinWait1` (our FIN sent, not yet acknowledged), `FinWait2` (it is),
+/// `Closing` (the peer's FIN came first, ours not yet acknowledged) and `TimeWait`, which
+/// stands for the `inet_timewait_sock` that `tcp_time_wait` puts in the socket's place: the
+/// model's socket stops there (no timer runs, segments are dropped).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TcpState {
     Closed,
     SynSent,
     SynRecv,
     Established,
+    FinWait1,
+    FinWait2,
+    Closing,
+    TimeWait,
 }
+
+/// `sk->sk_shutdown` bits (`include/net/sock.h`).
+pub const RCV_SHUTDOWN: u8 = 1;
+pub const SEND_SHUTDOWN: u8 = 2;
+pub const SHUTDOWN_MASK: u8 = 3;
 
 /// `icsk->icsk_pending`: which retransmit-family timer is armed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -442,6 +455,8 @@ pub struct TcpSock {
     pub net: Arc<HostConfig>,
     pub profile: Arc<Profile>,
     pub state: TcpState,
+    /// `sk->sk_shutdown`: `RCV_SHUTDOWN` | `SEND_SHUTDOWN` (`close()` sets both).
+    pub sk_shutdown: u8,
     pub cc: CongestionControl,
 
     // ---- send side ----

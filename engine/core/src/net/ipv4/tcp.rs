@@ -281,6 +281,37 @@ pub fn tcp_push(
     __tcp_push_pending_frames(w, sk, mss_now, nonagle);
 }
 
+/// `tcp_close` → `__tcp_close` (net/ipv4/tcp.c, 6.18) on a connected socket, no SO_LINGER:
+/// `sk_shutdown = SHUTDOWN_MASK`; the receive queue is flushed, and unread data would "zap the
+/// connection" with a RST (`tcp_send_active_reset`); otherwise `tcp_close_state` moves the
+/// socket along `new_state[]` (ESTABLISHED → FIN_WAIT1 with `TCP_ACTION_FIN`) and
+/// `tcp_send_fin` queues and pushes the FIN. The socket is then orphaned (`sock_orphan`): what
+/// the peer sends next is handled by `tcp_rcv_state_process`.
+///
+/// Returns what the model does not have, when it gets there: unread data (the RST), a socket
+/// that is not ESTABLISHED (CLOSE_WAIT → LAST_ACK, or a close before the handshake ends).
+///
+/// Simplified: no `sk_stream_wait_close` (it waits only with SO_LINGER), no
+/// `tcp_check_oom`/orphan accounting, and the FIN_WAIT2 timer that `__tcp_close` arms when the
+/// socket is already in FIN_WAIT2 is not modelled; visible effect: none before the peer's FIN.
+pub fn tcp_close(w: &mut Stack, sk: SockId) -> Result<(), &'static str> {
+    let tp = &mut w.socks[sk as usize];
+    if tp.state != TcpState::Established {
+        return Err(
+            "close() of a socket that is not ESTABLISHED (the model closes from ESTABLISHED only)",
+        );
+    }
+    if tp.rcv_nxt > tp.copied_seq {
+        // "Unread data was tossed, zap the connection."
+        return Err("close() with unread data: Linux resets the connection (tcp_send_active_reset), the model has no RST");
+    }
+    tp.sk_shutdown = SHUTDOWN_MASK;
+    // tcp_close_state: new_state[TCP_ESTABLISHED] = TCP_FIN_WAIT1 | TCP_ACTION_FIN.
+    tp.state = TcpState::FinWait1;
+    crate::net::ipv4::tcp_output::tcp_send_fin(w, sk);
+    Ok(())
+}
+
 /// `tcp_recvmsg`: read up to `len` bytes. `None` = nothing to read, the reader sleeps
 /// (`sk_wait_data`) until `sk_data_ready` wakes it.
 ///

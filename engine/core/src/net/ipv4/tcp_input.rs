@@ -11,7 +11,11 @@
 //! D-SACK for duplicates); the sender keeps a SACK scoreboard on its retransmit queue
 //! (`tcp_sacktag_write_queue`), finds losses with RACK (`tcp_recovery.rs`), runs the
 //! `tcp_fastretrans_alert` state machine (Open, Disorder, CWR, Recovery, Loss), reduces cwnd with
-//! PRR (`tcp_cwnd_reduction`) and undoes a reduction that D-SACKs prove spurious.
+//! PRR (`tcp_cwnd_reduction`) and undoes a reduction that D-SACKs prove spurious. A peer without
+//! SACK gets Reno's duplicate-ACK counting (`tcp_add_reno_sack`, `tcp_remove_reno_sacks`,
+//! `tcp_check_reno_reordering`) and NewReno's `tcp_newreno_mark_lost` in RACK's place.
+//! After `close()`, `tcp_rcv_state_process` runs the teardown states (`tcp_fin`,
+//! `tcp_time_wait`).
 //!
 //! Simplified:
 //! - no timestamps echo (TSecr), so `tcp_packet_delayed` is never true: no undo from
@@ -97,7 +101,133 @@ pub fn tcp_v4_do_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
         TcpState::SynSent => tcp_rcv_synsent_state_process(w, sk, &pkt),
         TcpState::SynRecv => tcp_rcv_synrecv(w, sk, &pkt),
         TcpState::Established => tcp_rcv_established(w, sk, &pkt),
+        TcpState::FinWait1 | TcpState::FinWait2 | TcpState::Closing => {
+            tcp_rcv_state_process(w, sk, &pkt)
+        }
+        // The time-wait socket (tcp_timewait_state_process) is not modelled: the model's
+        // socket stops at TIME_WAIT.
+        TcpState::TimeWait => {}
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connection teardown (the active closer)
+// ---------------------------------------------------------------------------------------------
+
+/// `tcp_rcv_state_process` (net/ipv4/tcp_input.c, 6.18) for the states after `close()`:
+/// FIN_WAIT1, FIN_WAIT2, CLOSING.
+///
+/// "step 5: check the ACK field": `tcp_ack`; in FIN_WAIT1, once `snd_una` reaches `write_seq`
+/// (our FIN is acknowledged), FIN_WAIT2 and `SEND_SHUTDOWN`; in CLOSING, TIME_WAIT
+/// (`tcp_time_wait`). "step 7: process the segment text": in FIN_WAIT1 and FIN_WAIT2 a
+/// segment with new data after `close()` resets the connection (`RCV_SHUTDOWN`), else
+/// `tcp_data_queue`, where a FIN at `rcv_nxt` advances `rcv_nxt` past it
+/// (`tcp_rcv_nxt_update`) and runs [`tcp_fin`]. Then, unless the socket is gone,
+/// `tcp_data_snd_check` and `tcp_ack_snd_check`.
+///
+/// Simplified:
+/// - the orphaned socket in FIN_WAIT2 after an ACK without FIN: Linux hands it over to a
+///   time-wait socket in its FIN_WAIT2 substate (`tcp_time_wait(sk, TCP_FIN_WAIT2, tmo)`), whose
+///   `tcp_timewait_state_process` answers the peer's FIN with `tcp_v4_timewait_ack`; the model
+///   keeps the full socket in FIN_WAIT2 and answers the FIN through `tcp_fin`; visible effect:
+///   the ACK's window is `tcp_select_window`'s, not the time-wait socket's `tw_rcv_wnd`.
+/// - no `tcp_validate_incoming` (PAWS, sequence window, RST, challenge ACKs), no FIN_WAIT2
+///   timer (`tcp_fin_time`, 60 s), no reset: new data after `close()` and a FIN out of order
+///   are dropped (Linux resets, or queues the FIN out of order); the packetdrill runner reports
+///   such scripts as unsupported.
+fn tcp_rcv_state_process(w: &mut Stack, sk: SockId, pkt: &Packet) {
+    let fin = pkt.flags & tcp_flags::FIN != 0;
+    if pkt.flags & tcp_flags::ACK == 0 {
+        // "if (!th->ack && !th->rst && !th->syn) { SKB_DR_SET(reason, TCP_FLAGS); goto
+        // discard; }"
+        return;
+    }
+    // FLAG_DATA: "if (TCP_SKB_CB(skb)->seq != TCP_SKB_CB(skb)->end_seq)" (a FIN counts).
+    tcp_ack(w, sk, pkt, pkt.end_seq != pkt.seq);
+    let tp = &mut w.socks[sk as usize];
+    match tp.state {
+        TcpState::FinWait1 if tp.snd_una == tp.write_seq => {
+            // "tcp_set_state(sk, TCP_FIN_WAIT2); WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown |
+            // SEND_SHUTDOWN);" The socket is orphaned (SOCK_DEAD): with a FIN in the segment
+            // the FIN_WAIT2 timer is armed and the FIN is processed below.
+            tp.state = TcpState::FinWait2;
+            tp.sk_shutdown |= SEND_SHUTDOWN;
+        }
+        TcpState::Closing if tp.snd_una == tp.write_seq => {
+            tcp_time_wait(w, sk);
+            return;
+        }
+        _ => {}
+    }
+    let tp = &w.socks[sk as usize];
+    if matches!(tp.state, TcpState::FinWait1 | TcpState::FinWait2) {
+        let data = pkt.end_seq - u64::from(fin);
+        if tp.sk_shutdown & RCV_SHUTDOWN != 0 && pkt.end_seq != pkt.seq && data > tp.rcv_nxt {
+            // "tcp_reset(sk, skb); return 1;": not modelled (see above).
+            return;
+        }
+        // tcp_data_queue: "if (TCP_SKB_CB(skb)->seq == TCP_SKB_CB(skb)->end_seq) {
+        // __kfree_skb(skb); return; }"; a FIN at rcv_nxt is queued (tcp_queue_rcv, which
+        // advances rcv_nxt) and processed by tcp_fin.
+        if fin && pkt.seq == tp.rcv_nxt {
+            w.socks[sk as usize].rcv_nxt = pkt.end_seq;
+            tcp_fin(w, sk);
+        }
+    }
+    if w.socks[sk as usize].state != TcpState::TimeWait {
+        tcp_data_snd_check(w, sk);
+        // tcp_ack_snd_check: "if (!inet_csk_ack_scheduled(sk)) return;"
+        if w.socks[sk as usize].icsk_ack.pending & ICSK_ACK_SCHED != 0 {
+            __tcp_ack_snd_check(w, sk);
+        }
+    }
+}
+
+/// `tcp_fin` (net/ipv4/tcp_input.c, 6.18): the peer's FIN. `inet_csk_schedule_ack`,
+/// `RCV_SHUTDOWN`; in FIN_WAIT1 (simultaneous close) `tcp_send_ack` and CLOSING; in FIN_WAIT2
+/// "Received a FIN -- send ACK and enter TIME_WAIT": `tcp_send_ack`, `tcp_time_wait`. Then the
+/// out-of-order queue is purged and the SACK blocks reset (`tcp_sack_reset`).
+///
+/// Simplified: the ESTABLISHED → CLOSE_WAIT transition (the passive close) is not modelled;
+/// the model's peers never close first.
+fn tcp_fin(w: &mut Stack, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    tp.icsk_ack.pending |= ICSK_ACK_SCHED;
+    tp.sk_shutdown |= RCV_SHUTDOWN;
+    match tp.state {
+        TcpState::FinWait1 => {
+            tcp_send_ack(w, sk, AckReason::Control);
+            w.socks[sk as usize].state = TcpState::Closing;
+        }
+        TcpState::FinWait2 => {
+            tcp_send_ack(w, sk, AckReason::Control);
+            tcp_time_wait(w, sk);
+        }
+        _ => {}
+    }
+    // "skb_rbtree_purge(&tp->out_of_order_queue); if (tcp_is_sack(tp)) tcp_sack_reset(...)"
+    let tp = &mut w.socks[sk as usize];
+    let purged: u64 = std::mem::take(&mut tp.rcv_sack.out_of_order_queue)
+        .values()
+        .map(|&(_, truesize)| truesize)
+        .sum();
+    tp.sk_rmem_alloc -= purged;
+    tp.sk_mem_uncharge(purged);
+    tp.rcv_sack.selective_acks.clear();
+}
+
+/// `tcp_time_wait(sk, TCP_TIME_WAIT, 0)` (net/ipv4/tcp_minisocks.c, 6.18): a time-wait socket
+/// takes the connection over and `tcp_done` closes the full socket (`tcp_set_state(sk,
+/// TCP_CLOSE)`, `tcp_clear_xmit_timers`). The model's socket takes the state TIME_WAIT and its
+/// timers stop; the time-wait socket itself (re-ACKing a retransmitted FIN, its 60 s timer) is
+/// not modelled.
+fn tcp_time_wait(w: &mut Stack, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    tp.state = TcpState::TimeWait;
+    // tcp_clear_xmit_timers: the retransmit-family timer and the delayed ACK.
+    tp.icsk_pending = IcskPending::None;
+    tp.icsk_timeout_ns = 0;
+    tp.icsk_ack.pending = 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -903,7 +1033,7 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             let mut rs = RateSample::new(tp.packets_in_flight());
             let (mut flag, _) = tcp_sacktag_write_queue(w, sk, &blocks, prior_snd_una, &mut rs);
             let mut rexmit = false;
-            tcp_fastretrans_alert(w, sk, prior_snd_una, &mut flag, &mut rexmit);
+            tcp_fastretrans_alert(w, sk, prior_snd_una, 0, &mut flag, &mut rexmit);
             if rexmit {
                 crate::net::ipv4::tcp_output::tcp_xmit_retransmit_queue(w, sk);
             }
@@ -944,7 +1074,10 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
         w.mib(host).inc(m);
     }
     let tp = &mut w.socks[sk as usize];
-    if ack == prior_snd_una && sack.is_none() && tp.icsk_ca_state == TCP_CA_OPEN {
+    // Without SACK (tcp_is_reno) a duplicate ACK is what loss recovery counts
+    // (tcp_add_reno_sack): it goes on.
+    if ack == prior_snd_una && sack.is_none() && tp.icsk_ca_state == TCP_CA_OPEN && !tcp_is_reno(tp)
+    {
         return;
     }
     if ack > prior_snd_una {
@@ -993,7 +1126,8 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             if sacked & TCPCB_SACKED_ACKED != 0 {
                 tp.sacked_out -= skb.pcount;
                 sacked_acked += skb.pcount;
-            } else {
+            } else if !tcp_is_reno(tp) {
+                // "} else if (tcp_is_sack(tp)) { tcp_count_delivered(...); tcp_rack_advance(...)"
                 crate::net::ipv4::tcp_recovery::tcp_rack_advance(
                     tp,
                     sacked,
@@ -1100,8 +1234,17 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     let tp = &mut w.socks[sk as usize];
     // tcp_count_delivered; the RTT of the most recently sent skb acked (ca_rtt_us, for
     // rs->rtt_us); FLAG_ACK_MAYBE_DELAYED ("a lone runt packet"); tcp_rate_gen.
-    // SACKed skbs were counted when SACKed.
-    tp.delivered = tp.delivered.wrapping_add(acked_pcount - sacked_acked);
+    // SACKed skbs were counted when SACKed; without SACK, tcp_remove_reno_sacks counts
+    // ("One ACK acked hole. The rest eat duplicate ACKs.").
+    let reno = tcp_is_reno(tp);
+    if reno {
+        if flag & FLAG_ACKED != 0 {
+            tcp_remove_reno_sacks(w, sk, acked_pcount);
+        }
+    } else {
+        tp.delivered = tp.delivered.wrapping_add(acked_pcount - sacked_acked);
+    }
+    let tp = &mut w.socks[sk as usize];
     let acked_sacked = acked_pcount - sacked_acked + sack_delivered;
     crate::net::ipv4::tcp_recovery::tcp_rack_update_reo_wnd(tp, rs.prior_delivered);
     if flag & FLAG_ACKED != 0 {
@@ -1114,10 +1257,17 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     // tcp_ack_is_dubious
     let mut rexmit = false;
     if flag & FLAG_NOT_DUP == 0 || flag & FLAG_CA_ALERT != 0 || tp.icsk_ca_state != TCP_CA_OPEN {
-        tcp_fastretrans_alert(w, sk, prior_snd_una, &mut flag, &mut rexmit);
+        // "if (!(flag & (FLAG_SND_UNA_ADVANCED | FLAG_NOT_DUP | FLAG_DSACKING_ACK)))
+        // num_dupack = 1;" (gso_segs of an aggregated pure ACK: one here).
+        let num_dupack =
+            u32::from(flag & (FLAG_SND_UNA_ADVANCED | FLAG_NOT_DUP | FLAG_DSACKING_ACK) == 0);
+        tcp_fastretrans_alert(w, sk, prior_snd_una, num_dupack, &mut flag, &mut rexmit);
     }
     let tp = &mut w.socks[sk as usize];
     let delivered_now = tp.delivered.wrapping_sub(prior_delivered);
+    // tcp_newly_delivered: what tcp_cong_control gets. Without SACK it includes the duplicate
+    // ACKs tcp_add_reno_sack counted in tcp_fastretrans_alert.
+    let acked_sacked = if reno { delivered_now } else { acked_sacked };
     let lost_now = tp.lr.lost.wrapping_sub(prior_lost);
     if let Some(t) = last_ackt {
         rs.rtt_us = ((now - t) / 1000) as i64;
@@ -1619,7 +1769,12 @@ fn tcp_end_cwnd_reduction(w: &mut Stack, sk: SockId) {
 /// a PRR reduction.
 pub fn tcp_enter_recovery(w: &mut Stack, sk: SockId) {
     let host = w.socks[sk as usize].host;
-    w.mib(host).inc(Mib::TcpExtTCPSackRecovery);
+    let m = if tcp_is_reno(&w.socks[sk as usize]) {
+        Mib::TcpExtTCPRenoRecovery
+    } else {
+        Mib::TcpExtTCPSackRecovery
+    };
+    w.mib(host).inc(m);
     let tp = &mut w.socks[sk as usize];
     tp.lr.prior_ssthresh = 0;
     tcp_init_undo(tp);
@@ -1675,6 +1830,15 @@ fn tcp_try_undo_recovery(w: &mut Stack, sk: SockId) -> bool {
         w.mib(host).inc(m);
     } else if tp.rack.reo_wnd_persist > 0 {
         tp.rack.reo_wnd_persist -= 1;
+    }
+    let tp = &mut w.socks[sk as usize];
+    if tp.snd_una == tp.high_seq && tcp_is_reno(tp) {
+        // "Hold old state until something *above* high_seq is ACKed. For Reno it is MUST to
+        // prevent false fast retransmits (RFC2582). SACK TCP is safe."
+        if tp.retrans_out == 0 {
+            tp.lr.retrans_stamp_ns = 0;
+        }
+        return true;
     }
     tcp_set_ca_state(w, sk, TCP_CA_OPEN);
     false
@@ -1770,6 +1934,14 @@ fn tcp_identify_packet_loss(w: &mut Stack, sk: SockId, flag: &mut u32) {
     if tp.rtx_queue.is_empty() {
         return;
     }
+    if tcp_is_reno(tp) {
+        crate::net::ipv4::tcp_recovery::tcp_newreno_mark_lost(
+            w,
+            sk,
+            *flag & FLAG_SND_UNA_ADVANCED != 0,
+        );
+        return;
+    }
     let prior_retrans = tp.retrans_out;
     if crate::net::ipv4::tcp_recovery::tcp_rack_mark_lost(w, sk) {
         *flag &= !FLAG_SET_XMIT_TIMER;
@@ -1781,7 +1953,7 @@ fn tcp_identify_packet_loss(w: &mut Stack, sk: SockId, flag: &mut u32) {
 
 /// `tcp_process_loss`: an ACK in Loss (after an RTO): undo if spurious; leave Loss once
 /// `high_seq` is acked; else retransmit what is still marked lost.
-fn tcp_process_loss(w: &mut Stack, sk: SockId, flag: u32, rexmit: &mut bool) {
+fn tcp_process_loss(w: &mut Stack, sk: SockId, flag: u32, num_dupack: u32, rexmit: &mut bool) {
     let tp = &w.socks[sk as usize];
     let recovered = tp.snd_una >= tp.high_seq;
     if flag & FLAG_SND_UNA_ADVANCED != 0 && tcp_try_undo_loss(w, sk) {
@@ -1790,6 +1962,16 @@ fn tcp_process_loss(w: &mut Stack, sk: SockId, flag: u32, rexmit: &mut bool) {
     if recovered {
         tcp_try_undo_recovery(w, sk);
         return;
+    }
+    let tp = &mut w.socks[sk as usize];
+    if tcp_is_reno(tp) {
+        // "A Reno DUPACK means new data in F-RTO step 2.b above are delivered. Lower
+        // inflight to clock out (re)transmissions."
+        if tp.snd_nxt > tp.high_seq && num_dupack > 0 {
+            tcp_add_reno_sack(w, sk, num_dupack);
+        } else if flag & FLAG_SND_UNA_ADVANCED != 0 {
+            tcp_reset_reno_sack(tp);
+        }
     }
     *rexmit = true;
 }
@@ -1801,11 +1983,16 @@ fn tcp_fastretrans_alert(
     w: &mut Stack,
     sk: SockId,
     prior_snd_una: u64,
+    num_dupack: u32,
     flag: &mut u32,
     rexmit: &mut bool,
 ) {
     let _ = prior_snd_una;
     let tp = &mut w.socks[sk as usize];
+    let reno = tcp_is_reno(tp);
+    if tp.packets_out == 0 && tp.sacked_out > 0 {
+        tp.sacked_out = 0;
+    }
     // "D. Check state exit conditions. State can be terminated when high_seq is ACKed."
     if tp.icsk_ca_state == TCP_CA_OPEN {
         tp.lr.retrans_stamp_ns = 0;
@@ -1818,6 +2005,9 @@ fn tcp_fastretrans_alert(
                 tcp_set_ca_state(w, sk, TCP_CA_OPEN);
             }
             TCP_CA_RECOVERY => {
+                if reno {
+                    tcp_reset_reno_sack(&mut w.socks[sk as usize]);
+                }
                 if tcp_try_undo_recovery(w, sk) {
                     return;
                 }
@@ -1831,7 +2021,12 @@ fn tcp_fastretrans_alert(
     let mut fall_through = true;
     if state == TCP_CA_RECOVERY {
         fall_through = false;
+        // "if (!(flag & FLAG_SND_UNA_ADVANCED)) { if (tcp_is_reno(tp))
+        // tcp_add_reno_sack(sk, num_dupack, ece_ack); } else if (tcp_try_undo_partial(...))":
         // tcp_try_undo_partial needs TSecr (tcp_packet_delayed): never true here.
+        if *flag & FLAG_SND_UNA_ADVANCED == 0 && reno {
+            tcp_add_reno_sack(w, sk, num_dupack);
+        }
         if tcp_try_undo_dsack(w, sk) {
             tcp_try_to_open(w, sk);
         }
@@ -1844,7 +2039,7 @@ fn tcp_fastretrans_alert(
             tcp_enter_recovery(w, sk);
         }
     } else if state == TCP_CA_LOSS {
-        tcp_process_loss(w, sk, *flag, rexmit);
+        tcp_process_loss(w, sk, *flag, num_dupack, rexmit);
         tcp_identify_packet_loss(w, sk, flag);
         let tp = &w.socks[sk as usize];
         if !(tp.icsk_ca_state == TCP_CA_OPEN || *flag & FLAG_LOST_RETRANS != 0) {
@@ -1853,6 +2048,12 @@ fn tcp_fastretrans_alert(
         // "Change state if cwnd is undone or retransmits are lost"
     }
     if fall_through {
+        if reno {
+            if *flag & FLAG_SND_UNA_ADVANCED != 0 {
+                tcp_reset_reno_sack(&mut w.socks[sk as usize]);
+            }
+            tcp_add_reno_sack(w, sk, num_dupack);
+        }
         if w.socks[sk as usize].icsk_ca_state <= TCP_CA_DISORDER {
             tcp_try_undo_dsack(w, sk);
         }
@@ -1868,10 +2069,87 @@ fn tcp_fastretrans_alert(
     *rexmit = true;
 }
 
+/// `tcp_is_reno`: the peer did not offer SACK (`!tp->rx_opt.sack_ok`).
+pub fn tcp_is_reno(tp: &TcpSock) -> bool {
+    !tp.rx_opt_sack_ok
+}
+
+/// `tcp_add_reno_sack` (net/ipv4/tcp_input.c, 6.18): "Emulate SACKs for SACKless connection:
+/// account for a new dupack." Each duplicate ACK stands for a segment that left the network:
+/// `sacked_out` grows (so `tcp_packets_in_flight` falls and, RFC 3042's limited transmit, new
+/// data may leave), bounded by `tcp_check_reno_reordering`, and what it added counts as
+/// delivered.
+fn tcp_add_reno_sack(w: &mut Stack, sk: SockId, num_dupack: u32) {
+    if num_dupack == 0 {
+        return;
+    }
+    let tp = &mut w.socks[sk as usize];
+    let prior_sacked = tp.sacked_out;
+    tp.sacked_out += num_dupack;
+    tcp_check_reno_reordering(w, sk, 0);
+    let tp = &mut w.socks[sk as usize];
+    let delivered = tp.sacked_out as i64 - prior_sacked as i64;
+    if delivered > 0 {
+        tp.delivered = tp.delivered.wrapping_add(delivered as u32); // tcp_count_delivered
+    }
+}
+
+/// `tcp_remove_reno_sacks` (6.18): "Account for ACK, ACKing some data in Reno Recovery
+/// phase." "One ACK acked hole. The rest eat duplicate ACKs": `max(acked - sacked_out, 1)` is
+/// delivered, and `sacked_out` loses `acked - 1`.
+fn tcp_remove_reno_sacks(w: &mut Stack, sk: SockId, acked: u32) {
+    let tp = &mut w.socks[sk as usize];
+    if acked > 0 {
+        let delivered = (acked as i64 - tp.sacked_out as i64).max(1) as u32;
+        tp.delivered = tp.delivered.wrapping_add(delivered);
+        // "if (acked - 1 >= tp->sacked_out)"
+        if acked > tp.sacked_out {
+            tp.sacked_out = 0;
+        } else {
+            tp.sacked_out -= acked - 1;
+        }
+    }
+    tcp_check_reno_reordering(w, sk, acked);
+}
+
+/// `tcp_reset_reno_sack`.
+fn tcp_reset_reno_sack(tp: &mut TcpSock) {
+    tp.sacked_out = 0;
+}
+
+/// `tcp_limit_reno_sacked`: "Limits sacked_out so that sum with lost_out isn't ever larger
+/// than packets_out." True when it had to.
+fn tcp_limit_reno_sacked(tp: &mut TcpSock) -> bool {
+    let holes = tp.lost_out.max(1).min(tp.packets_out);
+    if tp.sacked_out + holes > tp.packets_out {
+        tp.sacked_out = tp.packets_out - holes;
+        return true;
+    }
+    false
+}
+
+/// `tcp_check_reno_reordering`: "If we receive more dupacks than we expected counting
+/// segments in assumption of absent reordering, interpret this as reordering": `reordering`
+/// becomes `packets_out + addend` (at most `tcp_max_reordering`, 300), `TCPRenoReorder`.
+fn tcp_check_reno_reordering(w: &mut Stack, sk: SockId, addend: u32) {
+    let tp = &mut w.socks[sk as usize];
+    if !tcp_limit_reno_sacked(tp) {
+        return;
+    }
+    tp.lr.reordering = (tp.packets_out + addend).min(300);
+    tp.lr.reord_seen += 1;
+    let host = tp.host;
+    w.mib(host).inc(Mib::TcpExtTCPRenoReorder);
+}
+
 /// `tcp_timeout_mark_lost`: on RTO, mark lost the head and every skb not SACKed that was not
 /// sent within the last RACK RTT.
 fn tcp_timeout_mark_lost(w: &mut Stack, sk: SockId) {
     let now_us = w.now_ns / 1000;
+    // "} else if (tcp_is_reno(tp)) { tcp_reset_reno_sack(tp); }"
+    if tcp_is_reno(&w.socks[sk as usize]) {
+        tcp_reset_reno_sack(&mut w.socks[sk as usize]);
+    }
     let n = w.socks[sk as usize].rtx_queue.len();
     for i in 0..n {
         let tp = &w.socks[sk as usize];

@@ -485,7 +485,9 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
             }
         }
         let tp = &w.socks[sk as usize];
-        if tp.write_queue[0].is_empty() {
+        // An skb with neither payload nor FIN has nothing to send (a FIN-only skb of
+        // tcp_send_fin has).
+        if tp.write_queue[0].is_empty() && tp.write_queue[0].flags & tcp_flags::FIN == 0 {
             break;
         }
         tcp_transmit_skb(w, sk, mss_now);
@@ -738,7 +740,11 @@ fn __tcp_transmit_skb(w: &mut Stack, sk: SockId, rtx: bool, idx: usize) {
     };
     let (skb_id, seq, end_seq, truesize) = (skb.id, skb.seq, skb.end_seq, skb.truesize as u64);
     tp.sk_wmem_alloc += truesize;
-    tp.data_segs_out += pcount as u64;
+    // "if (skb->len != tcp_header_size) { tcp_event_data_sent(tp, sk); tp->data_segs_out +=
+    // tcp_skb_pcount(skb); ... }": a FIN without payload is not data.
+    if payload > 0 {
+        tp.data_segs_out += pcount as u64;
+    }
     tp.segs_out += pcount as u64;
     // tcp_update_skb_after_send: advance the departure time by len / pacing rate (first
     // 10 segments unpaced), forgiving up to half of it if we were late.
@@ -766,7 +772,9 @@ fn __tcp_transmit_skb(w: &mut Stack, sk: SockId, rtx: bool, idx: usize) {
     let retrans = rtx || (tp.write_queue[0].retrans && end_seq <= tp.high_seq);
     // Sending data carries an ACK: the receiver side's delayed ACK is satisfied.
     tcp_event_ack_sent(w, sk, pcount);
-    tcp_event_data_sent(w, sk);
+    if payload > 0 {
+        tcp_event_data_sent(w, sk);
+    }
     // TCP_MIB_OUTSEGS counts new data and control, not retransmissions.
     w.mib(host).add(
         if retrans {
@@ -837,6 +845,55 @@ pub fn tcp_push_pending_frames(w: &mut Stack, sk: SockId) {
 /// `tcp_push_one`: send the one full skb sendmsg just filled.
 pub fn tcp_push_one(w: &mut Stack, sk: SockId, mss_now: u32) {
     tcp_write_xmit(w, sk, mss_now, TCP_NAGLE_PUSH, 1);
+}
+
+/// `tcp_send_fin` (net/ipv4/tcp_output.c, 6.18), called by `tcp_close` once `tcp_close_state`
+/// moved the socket to FIN_WAIT1: "tack on the FIN if we have one skb in write queue and this
+/// skb was not yet sent": the FIN rides on the unsent tail skb (`end_seq` and `write_seq` + 1);
+/// otherwise a new header-only skb carries it (`tcp_init_nondata_skb(skb, tp->write_seq,
+/// TCPHDR_ACK | TCPHDR_FIN)`, queued by `tcp_queue_skb`, which advances `write_seq` to its
+/// `end_seq` and charges its truesize, `sk_forced_mem_schedule` ignoring the limits). Then
+/// `__tcp_push_pending_frames(sk, tcp_current_mss(sk), TCP_NAGLE_OFF)`: `tcp_nagle_test`,
+/// `tcp_cwnd_test` and `tcp_tso_should_defer` let a FIN through.
+///
+/// Simplified: the memory-pressure branch (FIN set on the last skb of the retransmit queue,
+/// "Pretend we included the FIN on previous transmit") is left out, because the model has no
+/// global TCP memory pressure; visible effect: none. The new skb's truesize is the model's
+/// header-only skb (`skb_alloc_truesize(0)`), not `alloc_skb_fclone(MAX_TCP_HEADER)`'s.
+pub fn tcp_send_fin(w: &mut Stack, sk: SockId) {
+    let id = w.next_skb_id();
+    let now = w.now_ns;
+    let tp = &mut w.socks[sk as usize];
+    if let Some(tail) = tp.write_queue.back_mut() {
+        tail.flags |= tcp_flags::FIN;
+        tail.end_seq += 1;
+        tp.write_seq += 1;
+    } else {
+        let truesize = tp.profile.skb_alloc_truesize(0);
+        let skb = Skb {
+            id,
+            seq: tp.write_seq,
+            end_seq: tp.write_seq + 1,
+            truesize,
+            pcount: 0,
+            gso_size: 0,
+            flags: tcp_flags::ACK | tcp_flags::FIN,
+            eor: false,
+            linear_room: 0,
+            tstamp_ns: 0,
+            first_write_ns: now,
+            retrans: false,
+            sacked: 0,
+            tx: Default::default(),
+        };
+        // tcp_queue_skb
+        tp.write_seq = skb.end_seq;
+        tp.sk_wmem_queued += truesize as u64;
+        tp.sk_mem_charge(truesize as u64);
+        tp.write_queue.push_back(skb);
+    }
+    let mss = tcp_current_mss(&w.socks[sk as usize]);
+    __tcp_push_pending_frames(w, sk, mss, TCP_NAGLE_OFF);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1156,7 +1213,12 @@ pub fn tcp_tasklet_func(w: &mut Stack, sk: SockId) {
 /// TSQ tasklet) or when the pacing timer fires.
 pub fn tcp_tsq_handler(w: &mut Stack, sk: SockId) {
     let tp = &w.socks[sk as usize];
-    if tp.state != TcpState::Established {
+    // tcp_tsq_write: "(1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 | TCPF_CLOSING |
+    // TCPF_CLOSE_WAIT | TCPF_LAST_ACK)".
+    if !matches!(
+        tp.state,
+        TcpState::Established | TcpState::FinWait1 | TcpState::Closing
+    ) {
         return;
     }
     let host = tp.host;

@@ -3,7 +3,8 @@
 //! reordering window ago.
 //!
 //! Follows Linux 6.18: `tcp_rack_reo_wnd`, `tcp_rack_skb_timeout`, `tcp_rack_detect_loss`,
-//! `tcp_rack_mark_lost`, `tcp_rack_advance`, `tcp_rack_reo_timeout`, `tcp_rack_update_reo_wnd`.
+//! `tcp_rack_mark_lost`, `tcp_rack_advance`, `tcp_rack_reo_timeout`, `tcp_rack_update_reo_wnd`;
+//! and, for a connection without SACK, `tcp_newreno_mark_lost` (RFC 6582).
 //!
 //! Simplified:
 //! - the skbs are scanned in sequence order and each is tested, not walked in send-time order
@@ -77,6 +78,38 @@ pub fn tcp_mark_skb_lost(w: &mut Stack, sk: SockId, i: usize) {
         tp.lost_out += pcount;
         tp.lr.lost += pcount; // tcp_notify_skb_loss_event
     }
+}
+
+/// `tcp_newreno_mark_lost` (net/ipv4/tcp_recovery.c, 6.18): "RFC6582 NewReno recovery for
+/// non-SACK connection. It simply retransmits the next unacked packet upon receiving a) three
+/// or more DUPACKs to start the fast recovery b) an ACK acknowledging new data during the fast
+/// recovery." Below Recovery once `sacked_out` (the duplicate ACKs counted by
+/// `tcp_add_reno_sack`) reaches `reordering`, or in Recovery on an ACK that advances
+/// `snd_una`: the head of the retransmit queue, cut to one MSS (`tcp_fragment`), is marked
+/// lost, unless it already is.
+pub fn tcp_newreno_mark_lost(w: &mut Stack, sk: SockId, snd_una_advanced: bool) {
+    let tp = &w.socks[sk as usize];
+    let state = tp.icsk_ca_state;
+    if !((state < TCP_CA_RECOVERY && tp.sacked_out >= tp.lr.reordering)
+        || (state == TCP_CA_RECOVERY && snd_una_advanced))
+    {
+        return;
+    }
+    let Some(skb) = tp.rtx_queue.front() else {
+        return;
+    };
+    if skb.sacked & TCPCB_LOST != 0 {
+        return;
+    }
+    let mss = if skb.pcount > 1 {
+        skb.gso_size.max(1)
+    } else {
+        tp.mss_cache
+    };
+    if skb.pcount > 1 && skb.len() > mss {
+        crate::net::ipv4::tcp_output::tcp_fragment_rtx(w, sk, 0, mss, mss);
+    }
+    tcp_mark_skb_lost(w, sk, 0);
 }
 
 /// `tcp_rack_detect_loss`: mark lost every skb sent before the RACK reference that has waited

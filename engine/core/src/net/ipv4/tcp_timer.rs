@@ -174,12 +174,18 @@ fn tcp_retransmit_timer(w: &mut Stack, sk: SockId) {
     w.mib(host).inc(Mib::TcpExtTCPTimeouts);
     let tp = &w.socks[sk as usize];
     if tp.lr.icsk_retransmits == 0 {
+        // tcp_timeout_mib_idx... "if (tcp_is_sack(tp)) ... else ... RENO": a connection without
+        // SACK counts its failures as Reno's.
+        let sack = tp.rx_opt_sack_ok;
         let m = match tp.icsk_ca_state {
-            TCP_CA_RECOVERY => Some(Mib::TcpExtTCPSackRecoveryFail),
+            TCP_CA_RECOVERY if sack => Some(Mib::TcpExtTCPSackRecoveryFail),
+            TCP_CA_RECOVERY => Some(Mib::TcpExtTCPRenoRecoveryFail),
             TCP_CA_LOSS => Some(Mib::TcpExtTCPLossFailures),
-            _ if tp.icsk_ca_state == TCP_CA_DISORDER || tp.sacked_out > 0 => {
-                Some(Mib::TcpExtTCPSackFailures)
-            }
+            _ if tp.icsk_ca_state == TCP_CA_DISORDER || tp.sacked_out > 0 => Some(if sack {
+                Mib::TcpExtTCPSackFailures
+            } else {
+                Mib::TcpExtTCPRenoFailures
+            }),
             _ => None,
         };
         if let Some(m) = m {
