@@ -42,8 +42,8 @@ describe('run summary', () => {
         host: 'sender',
         qdisc_bytes: level,
         qdisc_packets: level,
-        ring_descs: undefined,
-        bql_inflight_bytes: undefined,
+        ring_descs: null,
+        bql_inflight_bytes: null,
       }).map((r) => r.queue),
     ).toEqual(['qdiscBytes', 'qdiscPackets']);
   });
