@@ -414,3 +414,58 @@ test('autocorking step 6 answers its check on screen: equal throughput and packe
   await expect(table).toContainText("the senders' CPU time per byte sent (ns)");
   await context.close();
 });
+
+test('NOTSENT_LOWAT steps 1 and 2 plot the unsent bytes against the limit, named and outlined', async ({
+  browser,
+}) => {
+  const title = 'Unsent bytes (write_seq − snd_nxt) against the TCP_NOTSENT_LOWAT limit';
+  // Step 1, no limit: megabytes unsent, and the chart says there is no limit to draw.
+  {
+    const { context, page, stage } = await openStep(browser, 'notsent-lowat', 1);
+    const chart = stage.getByTestId('step-chart');
+    await expect(chart).toHaveAttribute('data-chart', 'notsent');
+    await expect(chart).toHaveClass(/lesson-highlight/);
+    await expect(chart).toContainText(title);
+    await expect(page.locator('.step-facts')).toContainText(`the chart “${title}”`);
+    await expect(chart.getByTestId('lowat-line')).toHaveCount(0);
+    await expect(chart.getByTestId('lowat-note')).toContainText('no TCP_NOTSENT_LOWAT limit');
+    await expect(chart.getByTestId('notsent-line')).toHaveAttribute('d', /^M/);
+    await context.close();
+  }
+  // Step 2, 131072: the unsent bytes reach the dashed limit and fall below it; the step's moment
+  // is the writer's first sleep, with the numbers tcp_stream_memory_free compared.
+  {
+    const { context, stage } = await openStep(browser, 'notsent-lowat', 2);
+    const chart = stage.getByTestId('step-chart');
+    await expect(chart).toHaveAttribute('data-chart', 'notsent');
+    const line = chart.getByTestId('lowat-line');
+    await expect(line).toHaveAttribute('data-bytes', '131072');
+    await expect(chart).toContainText('TCP_NOTSENT_LOWAT limit (131,072 B)');
+    const limitY = Number(await line.getAttribute('y1'));
+    // The y of the path's points (SVG y grows downwards: the highest value has the smallest y).
+    const pts = (await chart.getByTestId('notsent-line').getAttribute('d'))!
+      .match(/-?\d+(\.\d+)?,-?\d+(\.\d+)?/g)!
+      .map((p) => Number(p.split(',')[1]));
+    // The y axis ends at the value 0.
+    const axisZero = Number(await chart.locator('line.axis-line').first().getAttribute('y2'));
+    const height = (y: number) => axisZero - y;
+    const top = Math.max(...pts.map(height));
+    const bottom = Math.min(...pts.map(height));
+    // At the limit, passed by at most one 64 KB skb (tcp_sendmsg checks before a new skb), and
+    // below it in between.
+    const bytes = (h: number) => (h / height(limitY)) * 131072;
+    expect(bytes(top)).toBeGreaterThanOrEqual(131072);
+    expect(bytes(top)).toBeLessThanOrEqual(131072 + 65536 + 2000);
+    expect(bottom).toBeLessThan(height(limitY));
+    const formula = stage.getByTestId('moment-formula');
+    await expect(formula).toContainText('tcp_stream_memory_free()');
+    const [unsent, lowat] = (
+      /snd_nxt = ([\d,]+) ≥ tcp_notsent_lowat ([\d,]+)/.exec(await formula.innerText()) ?? []
+    )
+      .slice(1)
+      .map((v) => Number(v.replace(/,/g, '')));
+    expect(lowat).toBe(131072);
+    expect(unsent).toBeGreaterThanOrEqual(lowat!);
+    await context.close();
+  }
+});

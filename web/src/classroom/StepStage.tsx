@@ -16,6 +16,7 @@ import { changeSpeed, goToRow, Player, stepKind, type TimeMark } from '../app/Pl
 import { schemaOf, stepKinds, stepMatcher } from '../model/log';
 import { simRow } from '../model/logRow';
 import { formatCount } from '../model/format';
+import { notsentLowat } from '../model/charts';
 import { nextRow } from '../model/trace';
 import { SiteStore } from '../app/store';
 import { formatNs } from '../model/format';
@@ -236,7 +237,16 @@ function StepRunView({
         </p>
       )}
       <Pipeline side="a" highlight={highlight} fill />
-      {schema && a && row >= 0 && <MomentFormula fields={simRow(schema, a.cols, row, null)} />}
+      {schema && a && row >= 0 && (
+        <MomentFormula
+          fields={simRow(schema, a.cols, row, null)}
+          lowat={
+            site.a.info
+              ? notsentLowat(site.a.info, a.summary.result.sockets[a.cols.sk[row]!]?.host ?? 0)
+              : null
+          }
+        />
+      )}
       {(side || marks.length > 0) && (
         <div className="stage-line">
           {side && (
@@ -291,7 +301,14 @@ function momentRow(
  * The test the step's moment made, as the kernel writes it, with the numbers it compared then
  * (from the trace row itself): the mechanism's formula with today's values.
  */
-function MomentFormula({ fields }: { fields: ReturnType<typeof simRow> }) {
+function MomentFormula({
+  fields,
+  lowat,
+}: {
+  fields: ReturnType<typeof simRow>;
+  /** The socket's TCP_NOTSENT_LOWAT limit (null: none). */
+  lowat: number | null;
+}) {
   const t = useText();
   if (!fields) return null;
   const n = (k: string) => formatCount(fields.f[k] ?? 0);
@@ -302,7 +319,12 @@ function MomentFormula({ fields }: { fields: ReturnType<typeof simRow> }) {
     const gate = fields.gates[fields.f.gate ?? -1];
     if (gate === 'tsq') text = t.lesson.formula.tsq(n('a'), n('b'));
     else if (gate === 'nagle') text = t.lesson.formula.nagle(n('a'), n('b'));
-  }
+  } else if (
+    fields.kind === 'sendmsg_wait' &&
+    fields.gates[fields.f.gate ?? -1] === 'notsent_lowat' &&
+    lowat !== null
+  )
+    text = t.lesson.formula.notsent(n('notsent'), formatCount(lowat));
   if (text === null) return null;
   return (
     <p className="moment-formula" data-testid="moment-formula">

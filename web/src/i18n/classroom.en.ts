@@ -88,6 +88,8 @@ const en = {
         `tcp_should_autocork(): skb->len ${len} < size_goal ${goal} && sk_wmem_alloc ${wmem} > skb->truesize ${truesize}: tcp_push holds the skb and sets TSQ_THROTTLED`,
       tsq: (wmem: string, limit: string) =>
         `tcp_small_queue_check(): sk_wmem_alloc ${wmem} > limit ${limit}, limit = min(max(2 * skb->truesize, sk_pacing_rate >> sk_pacing_shift), tcp_limit_output_bytes) since 3.19: set TSQ_THROTTLED, stop`,
+      notsent: (notsent: string, lowat: string) =>
+        `tcp_stream_memory_free(): unsent write_seq − snd_nxt = ${notsent} ≥ tcp_notsent_lowat ${lowat}: sk_stream_wait_memory puts the writer to sleep until sk_stream_write_space finds fewer unsent bytes than the limit`,
       nagle: (sml: string, una: string) =>
         `tcp_nagle_check(): skb->len < MSS && snd_sml ${sml} > snd_una ${una} (a small segment unacknowledged): hold`,
     },

@@ -80,6 +80,8 @@ export const zhCN = {
         `tcp_should_autocork()：skb->len ${len} < size_goal ${goal} && sk_wmem_alloc ${wmem} > skb->truesize ${truesize}：tcp_push 暂扣该 skb 并置位 TSQ_THROTTLED`,
       tsq: (wmem: string, limit: string) =>
         `tcp_small_queue_check()：sk_wmem_alloc ${wmem} > 上限 ${limit}，自 3.19 起上限 = min(max(2 * skb->truesize, sk_pacing_rate >> sk_pacing_shift), tcp_limit_output_bytes)：置位 TSQ_THROTTLED，停止发送`,
+      notsent: (notsent: string, lowat: string) =>
+        `tcp_stream_memory_free()：未发送的字节 write_seq − snd_nxt = ${notsent} ≥ tcp_notsent_lowat ${lowat}：sk_stream_wait_memory 让写入进程休眠，直到 sk_stream_write_space 发现未发送的字节低于上限`,
       nagle: (sml: string, una: string) =>
         `tcp_nagle_check()：skb->len < MSS && snd_sml ${sml} > snd_una ${una}（有小分段尚未确认）：暂扣`,
     },

@@ -118,6 +118,12 @@ export interface Sockets {
   copies: Series;
   /** `sk_wmem_alloc` after each change (TCP Small Queues' measure). */
   wmem: Series;
+  /**
+   * The write queue's two parts after each change: unsent bytes (`write_seq - snd_nxt`, what
+   * TCP_NOTSENT_LOWAT limits: `tcp_notsent_bytes`... `tcp_stream_memory_free`) and bytes in
+   * flight (`snd_nxt - snd_una`). The first entry is the socket at the window's start.
+   */
+  notsent: Series;
   /** App state changes: state (APP_*). */
   app: Series;
   /** Delayed-ACK timer: scheduled at t, pending until v[0], due at v[1]. */
@@ -180,6 +186,10 @@ export interface Charts {
   nicBytes: Float64Array;
   /** Max `sk_wmem_alloc` per bin, per socket. */
   wmemMax: Float64Array;
+  /** Max unsent bytes (`write_seq - snd_nxt`) per bin, per socket. */
+  notsentMax: Float64Array;
+  /** Max bytes in flight (`snd_nxt - snd_una`) per bin, per socket. */
+  inflightMax: Float64Array;
   /** TSQ limits seen in `tcp_small_queue_check` holds (max per bin, per socket; NaN none). */
   tsqLimit: Float64Array;
   /** Segments per data packet: count of packets with 1..64 (index 64 = 64 or more). */
@@ -628,12 +638,26 @@ export function deriveRun(
   const xmits = new Grouped(nSock, 4);
   const copies = new Grouped(nSock, 2);
   const wmem = new Grouped(nSock, 1);
+  const notsent = new Grouped(nSock, 2);
   const app = new Grouped(nSock, 1);
   const delack = new Grouped(nSock, 2);
   const rcv = new Grouped(nSock, 1);
   const sends = new Uint8Array(nSock);
   const mss = new Float64Array(nSock);
   const wmemNow = new Float64Array(nSock);
+  // write_seq, snd_nxt and snd_una: the snapshot at the window's start, then moved by the copies
+  // (write_seq is the end of the last copy), the transmissions (snd_nxt the highest end sent: a
+  // retransmission ends below it) and the ACKs.
+  const writeSeq = new Float64Array(nSock);
+  const sndNxt = new Float64Array(nSock);
+  const sndUna = new Float64Array(nSock);
+  const pushNotsent = (sk: number, t: number) =>
+    notsent.push(
+      sk,
+      t,
+      Math.max(0, writeSeq[sk]! - sndNxt[sk]!),
+      Math.max(0, sndNxt[sk]! - sndUna[sk]!),
+    );
   const lastCall = nan(nSock);
   const pendingDelack: number[] = new Array<number>(nSock).fill(-1);
   const delackRows: { sk: number; t: number; due: number; end: number }[] = [];
@@ -641,6 +665,12 @@ export function deriveRun(
     const snap = summary.socketsAtStart[s];
     wmemNow[s] = snap ? snap.sk_wmem_alloc : 0;
     if (snap?.established) mss[s] = snap.mss_cache;
+    if (snap) {
+      writeSeq[s] = snap.write_seq;
+      sndNxt[s] = snap.snd_nxt;
+      sndUna[s] = snap.snd_una;
+    }
+    pushNotsent(s, from);
   }
 
   const ringFifo: { pkt: number; descs: number }[][] = Array.from({ length: nHost }, () => []);
@@ -741,7 +771,13 @@ export function deriveRun(
         S.sizeGoal.a[i] = V[base + fCopy.goal]!;
         const len = V[base + fCopy.len]!;
         skbEvent(i, r, len >= V[base + fCopy.goal]! ? SKB_FULL : SKB_FILLING, len);
-        if (sk >= 0) copies.push(sk, t, V[base + fCopy.seq]!, V[base + fCopy.end]!);
+        if (sk >= 0) {
+          copies.push(sk, t, V[base + fCopy.seq]!, V[base + fCopy.end]!);
+          if (V[base + fCopy.end]! > writeSeq[sk]!) {
+            writeSeq[sk] = V[base + fCopy.end]!;
+            pushNotsent(sk, t);
+          }
+        }
         break;
       }
       case 6 /* autocork */: {
@@ -810,6 +846,10 @@ export function deriveRun(
           xmits.push(sk, t, seq, end, V[base + fXmit.segs]!, V[base + fXmit.len]!);
           wmemNow[sk] = wmemNow[sk]! + V[base + fXmit.truesize]!;
           wmem.push(sk, t, wmemNow[sk]!);
+          if (end > sndNxt[sk]!) {
+            sndNxt[sk] = end;
+            pushNotsent(sk, t);
+          }
         }
         break;
       }
@@ -944,6 +984,10 @@ export function deriveRun(
             V[base + fAck.out]!,
             V[base + fAck.acked]!,
           );
+          if (V[base + fAck.ack]! > sndUna[sk]!) {
+            sndUna[sk] = V[base + fAck.ack]!;
+            pushNotsent(sk, t);
+          }
         }
         break;
       case 26 /* delack_sched */:
@@ -979,6 +1023,7 @@ export function deriveRun(
     xmits: xmits.done(),
     copies: copies.done(),
     wmem: wmem.done(),
+    notsent: notsent.done(),
     app: app.done(),
     delack: delack.done(),
     rcv: rcv.done(),
@@ -1453,6 +1498,8 @@ function deriveCharts(c: ChartInput): Charts {
   const qdiscBytes = new Float64Array(nHost * bins);
   const nicBytes = new Float64Array(nHost * bins);
   const wmemMax = new Float64Array(nSock * bins);
+  const notsentMax = new Float64Array(nSock * bins);
+  const inflightMax = new Float64Array(nSock * bins);
   const tsqLimit = new Float64Array(nSock * bins).fill(NaN);
   const binOf = (t: number) => Math.min(bins - 1, Math.max(0, Math.floor((t - from) / binNs)));
   const stride = cols.stride;
@@ -1532,6 +1579,14 @@ function deriveCharts(c: ChartInput): Charts {
       const t1 = j + 1 < b ? socks.wmem.t[j + 1]! : to;
       maxOver(wmemMax, s * bins, from, binNs, bins, t0, t1, socks.wmem.v[j]!);
     }
+    const N = socks.notsent;
+    const [na, nb] = groupRange(N, s);
+    for (let j = na; j < nb; j++) {
+      const t0 = N.t[j]!;
+      const t1 = j + 1 < nb ? N.t[j + 1]! : to;
+      maxOver(notsentMax, s * bins, from, binNs, bins, t0, t1, N.v[j * 2]!);
+      maxOver(inflightMax, s * bins, from, binNs, bins, t0, t1, N.v[j * 2 + 1]!);
+    }
   }
   const segsHist = new Float64Array(65);
   const lenHist = new Float64Array(LEN_EDGES.length - 1);
@@ -1557,6 +1612,8 @@ function deriveCharts(c: ChartInput): Charts {
     qdiscBytes,
     nicBytes,
     wmemMax,
+    notsentMax,
+    inflightMax,
     tsqLimit,
     segsHist,
     lenHist,
