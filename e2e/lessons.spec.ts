@@ -327,7 +327,7 @@ test('a step marks its moment on the time line, M jumps there, and it names and 
   await expect(stage.getByRole('button', { name: 'Play' })).toBeVisible();
   // The moment's test, as the kernel writes it, with the two numbers it compared then.
   const formula = stage.getByTestId('moment-formula');
-  await expect(formula).toContainText('tcp_small_queue_check(): sk_wmem_alloc');
+  await expect(formula).toContainText('tcp_small_queue_check() (3.6 to 3.18): sk_wmem_alloc');
   const [wmem, limit] = (
     /sk_wmem_alloc ([\d,]+) > limit ([\d,]+)/.exec(await formula.innerText()) ?? []
   )
@@ -466,6 +466,57 @@ test('NOTSENT_LOWAT steps 1 and 2 plot the unsent bytes against the limit, named
       .map((v) => Number(v.replace(/,/g, '')));
     expect(lowat).toBe(131072);
     expect(unsent).toBeGreaterThanOrEqual(lowat!);
+    await context.close();
+  }
+});
+
+test("the formulas a learner wants, with the run's values: tcp_xmit_size_goal, tcp_tso_autosize, the TSQ limit", async ({
+  browser,
+}) => {
+  const num = (s: string) => Number(s.replace(/,/g, ''));
+  // TSO step 1 (3.18): the first copy's size goal from the rate the handshake set.
+  {
+    const { context, stage } = await openStep(browser, 'tso-autosizing', 1);
+    const formula = stage.getByTestId('moment-formula');
+    await expect(formula).toHaveAttribute('data-formula', 'sizeGoal');
+    const m =
+      /sk_pacing_rate ([\d,]+) B\/s \/ 2000 = ([\d,]+), tcp_min_tso_segs (\d+) × mss_now ([\d,]+) = ([\d,]+)\).*size_goal ([\d,]+) B/.exec(
+        await formula.innerText(),
+      )!;
+    const [rate, half, min, mss, minBytes, goal] = m.slice(1).map(num) as number[];
+    expect(Math.floor(rate! / 2000)).toBe(half);
+    expect(min! * mss!).toBe(minBytes);
+    expect(goal).toBe(Math.floor(Math.max(half!, minBytes!) / mss!) * mss!);
+    await context.close();
+  }
+  // TSO step 2 (3.19): the first cut from tcp_tso_autosize.
+  {
+    const { context, stage } = await openStep(browser, 'tso-autosizing', 2);
+    const formula = stage.getByTestId('moment-formula');
+    await expect(formula).toHaveAttribute('data-formula', 'autosize');
+    const m =
+      /sk_pacing_rate ([\d,]+) B\/s >> 10 = ([\d,]+), 64 KB − headers\) \/ mss_now ([\d,]+), tcp_min_tso_segs (\d+)\) = (\d+) segments = ([\d,]+) B.*cuts ([\d,]+) B off/.exec(
+        await formula.innerText(),
+      )!;
+    const [rate, perMs, mss, min, segs, bytes, len] = m.slice(1).map(num) as number[];
+    expect(Math.floor(rate! / 1024)).toBe(perMs);
+    expect(segs).toBe(Math.max(Math.floor(perMs! / mss!), min!));
+    expect(bytes).toBe(segs! * mss!);
+    expect(len).toBeLessThanOrEqual(bytes!);
+    await context.close();
+  }
+  // TSQ step 2 (3.14): the limit from its two terms, as 3.6 to 3.18 compute it.
+  {
+    const { context, stage } = await openStep(browser, 'tcp-small-queues', 2);
+    const formula = stage.getByTestId('moment-formula');
+    await expect(formula).toContainText('(3.6 to 3.18)');
+    const m =
+      /limit ([\d,]+) = max\(tcp_limit_output_bytes ([\d,]+), sk_pacing_rate ([\d,]+) B\/s >> 10 = ([\d,]+)\)/.exec(
+        await formula.innerText(),
+      )!;
+    const [limit, sysctl, rate, perMs] = m.slice(1).map(num) as number[];
+    expect(Math.floor(rate! / 1024)).toBe(perMs);
+    expect(limit).toBe(Math.max(sysctl!, perMs!));
     await context.close();
   }
 });

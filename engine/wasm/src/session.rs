@@ -458,7 +458,9 @@ impl Session {
                     srtt_us: s.srtt_us,
                     rttvar_us: s.rttvar_us,
                     rto_ns: s.rto_ns,
-                    sk_pacing_rate: (s.sk_pacing_rate != u64::MAX).then_some(s.sk_pacing_rate),
+                    // Unlimited is ~0U in 3.x (a u32), ~0UL from 4.x on.
+                    sk_pacing_rate: (s.sk_pacing_rate < s.profile.pacing_unlimited())
+                        .then_some(s.sk_pacing_rate),
                     packets_out: s.packets_out,
                     snd_una: s.snd_una,
                     snd_nxt: s.snd_nxt,

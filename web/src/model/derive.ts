@@ -124,6 +124,11 @@ export interface Sockets {
    * flight (`snd_nxt - snd_una`). The first entry is the socket at the window's start.
    */
   notsent: Series;
+  /**
+   * `sk_pacing_rate` (B/s, Infinity = unlimited) after each change the trace shows: the rate
+   * `tcp_init_transfer` set at `established`, then each ACK's.
+   */
+  pacing: Series;
   /** App state changes: state (APP_*). */
   app: Series;
   /** Delayed-ACK timer: scheduled at t, pending until v[0], due at v[1]. */
@@ -509,6 +514,7 @@ export function deriveRun(
   const fRcv = F('rcv_data', 'end_seq');
   const fThrottle = F('qdisc_throttle', 'until_ns');
   const fEst = F('established', 'mss');
+  const fEstPacing = F('established', 'pacing_rate');
   const pktField = (kind: number): number => {
     if (kind === K.qdisc_dequeue) return F('qdisc_dequeue', 'pkt');
     if (kind === K.qdisc_drop) return F('qdisc_drop', 'pkt');
@@ -639,6 +645,7 @@ export function deriveRun(
   const copies = new Grouped(nSock, 2);
   const wmem = new Grouped(nSock, 1);
   const notsent = new Grouped(nSock, 2);
+  const pacing = new Grouped(nSock, 1);
   const app = new Grouped(nSock, 1);
   const delack = new Grouped(nSock, 2);
   const rcv = new Grouped(nSock, 1);
@@ -984,6 +991,7 @@ export function deriveRun(
             V[base + fAck.out]!,
             V[base + fAck.acked]!,
           );
+          pacing.push(sk, t, V[base + fAck.pacing]!);
           if (V[base + fAck.ack]! > sndUna[sk]!) {
             sndUna[sk] = V[base + fAck.ack]!;
             pushNotsent(sk, t);
@@ -1005,7 +1013,10 @@ export function deriveRun(
         if (sk >= 0) rcv.push(sk, t, V[base + fRcv]!);
         break;
       case 28 /* established */:
-        if (sk >= 0) mss[sk] = V[base + fEst]!;
+        if (sk >= 0) {
+          mss[sk] = V[base + fEst]!;
+          pacing.push(sk, t, V[base + fEstPacing]!);
+        }
         break;
       default:
         break;
@@ -1024,6 +1035,7 @@ export function deriveRun(
     copies: copies.done(),
     wmem: wmem.done(),
     notsent: notsent.done(),
+    pacing: pacing.done(),
     app: app.done(),
     delack: delack.done(),
     rcv: rcv.done(),
