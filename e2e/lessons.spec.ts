@@ -520,3 +520,27 @@ test("the formulas a learner wants, with the run's values: tcp_xmit_size_goal, t
     await context.close();
   }
 });
+
+test('the steps about a TX completion mark the moment its TSQ handler sends again', async ({
+  browser,
+}) => {
+  for (const [lesson, step] of [
+    ['autocorking', 3],
+    ['tcp-small-queues', 3],
+  ] as const) {
+    const { context, page, stage } = await openStep(browser, lesson, step);
+    const mark = stage.getByTestId('time-mark');
+    await expect(mark).toHaveCount(1);
+    await expect(mark).toHaveAccessibleName(/first tsq_handler \(tcp_tsq_handler\)/);
+    // The step opens on it; M comes back to it after the end.
+    const time = stage.locator('output.time');
+    const opened = await time.innerText();
+    const scrubber = stage.locator('.scrubber input');
+    await scrubber.fill(String((await scrubber.getAttribute('max'))!));
+    await expect(time).not.toHaveText(opened);
+    await scrubber.blur();
+    await page.keyboard.press('m');
+    await expect(time).toHaveText(opened);
+    await context.close();
+  }
+});
