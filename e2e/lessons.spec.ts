@@ -374,7 +374,8 @@ test('TSQ step 2 draws the limit tcp_small_queue_check used, which sk_wmem_alloc
   const limitY = await ys('path.s-limit');
   const wmemY = await ys('path.s-wmem');
   const sysctlY = Number(await chart.locator('line.s-limit-sysctl').first().getAttribute('y1'));
-  const axisZero = Math.max(...wmemY, ...limitY);
+  // The y axis ends at the value 0.
+  const axisZero = Number(await chart.locator('line.axis-line').first().getAttribute('y2'));
   const height = (y: number) => axisZero - y;
   const limit = Math.max(...limitY.map(height));
   const wmem = Math.max(...wmemY.map(height));
@@ -543,4 +544,30 @@ test('the steps about a TX completion mark the moment its TSQ handler sends agai
     await expect(time).toHaveText(opened);
     await context.close();
   }
+});
+
+test("TSQ step 1 draws the qdisc, the NIC ring and sk_wmem_alloc full from the window's start", async ({
+  browser,
+}) => {
+  const { context, stage } = await openStep(browser, 'tcp-small-queues', 1);
+  const chart = stage.getByTestId('step-chart');
+  const axisZero = Number(await chart.locator('line.axis-line').first().getAttribute('y2'));
+  // The y of a path's points (SVG y grows downwards: the highest value has the smallest y).
+  const ys = async (sel: string) =>
+    (await chart.locator(sel).first().getAttribute('d'))!
+      .match(/-?\d+(\.\d+)?,-?\d+(\.\d+)?/g)!
+      .map((p) => Number(p.split(',')[1]));
+  const [qdisc, nic, wmem] = [
+    await ys('path.s-qdisc'),
+    await ys('path.s-nic'),
+    await ys('path.s-wmem'),
+  ];
+  // From the first point on, and the NIC ring never empty while the wire is busy.
+  expect(axisZero - qdisc[0]!).toBeGreaterThan(0.5 * (axisZero - Math.min(...qdisc)));
+  expect(axisZero - wmem[0]!).toBeGreaterThan(0.5 * (axisZero - Math.min(...wmem)));
+  expect(Math.max(...nic)).toBeLessThan(axisZero);
+  // The sysctl set out of reach is named in the legend, not written over the lines.
+  await expect(chart.getByTestId('limit-above')).toContainText('above the scale');
+  await expect(chart.locator('svg text', { hasText: 'above the scale' })).toHaveCount(0);
+  await context.close();
 });

@@ -305,11 +305,6 @@ const Queues = memo(function Queues({
                 y2={y(tsqKey[i]!)}
               />
             )}
-            {tsqKey[i] !== undefined && !onScale(tsqKey[i]!) && (
-              <text className="axis-title" x={M.l + 6} y={M.t + 12 + 14 * i} textAnchor="start">
-                {msg.charts.limitAbove(formatBytes(tsqKey[i]!))}
-              </text>
-            )}
           </g>
         ))}
         <Cursor x={x} />
@@ -321,6 +316,13 @@ const Queues = memo(function Queues({
           { label: msg.charts.wmem, cls: 's-wmem' },
           { label: msg.charts.tsqLimit, cls: 's-limit' },
           { label: msg.charts.tsqSysctl, cls: 's-limit-sysctl' },
+          // A sysctl far above the bytes is not drawn: the legend says where it is (a note
+          // in the plot lay over the lines).
+          ...[...new Set(tsqKey.filter((v) => !onScale(v)))].map((v) => ({
+            label: msg.charts.limitAbove(formatBytes(v)),
+            cls: 's-limit-sysctl s-undrawn',
+            testId: 'limit-above',
+          })),
 
           ...sideItems(runs),
         ]}

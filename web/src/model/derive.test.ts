@@ -206,3 +206,32 @@ describe('the write queue: unsent bytes and bytes in flight', () => {
     expect(u[0]).toBeGreaterThan(1_000_000);
   });
 });
+
+describe('the queues at the window start', () => {
+  // TCP Small Queues step 1 (no TSQ): the qdisc holds about 1.4 MB from before the window; its
+  // chart started the qdisc and NIC lines at 0 and kept the NIC at 0 for 12 ms while the wire
+  // was busy, because the packets enqueued and posted before the window were not counted.
+  test("the qdisc, the TX ring and sk_wmem_alloc are full from the window's first bin", () => {
+    const m = runWindow(wasm, 'tcp-small-queues.toml', {
+      variant: 'off',
+      fromNs: 300_000_000,
+      toNs: 320_000_000,
+    });
+    const c = m.charts;
+    const sk = Array.from(m.socks.sends).indexOf(1);
+    const host = m.summary.result.sockets[sk]!.host;
+    const queued = m.summary.queuedAtStart.filter((q) => q.host === host);
+    const inQdisc = queued.filter((q) => !q.in_ring).reduce((a, q) => a + q.len, 0);
+    const inRing = queued.filter((q) => q.in_ring).reduce((a, q) => a + q.len, 0);
+    expect(inQdisc).toBeGreaterThan(1_000_000);
+    expect(inRing).toBeGreaterThan(0);
+    expect(c.qdiscBytes[host * c.bins]).toBeGreaterThanOrEqual(inQdisc);
+    expect(c.nicBytes[host * c.bins]).toBeGreaterThanOrEqual(inRing);
+    expect(c.wmemMax[sk * c.bins]).toBeGreaterThanOrEqual(
+      m.summary.socketsAtStart[sk]!.sk_wmem_alloc,
+    );
+    // The NIC ring is never empty while the wire is busy (every bin of the window).
+    for (let b = 0; b < c.bins; b++)
+      expect(c.nicBytes[host * c.bins + b], `bin ${b}`).toBeGreaterThan(0);
+  });
+});

@@ -605,6 +605,24 @@ export function deriveRun(
     P.tWire.a[i] = f.left_ns;
     P.tWireEnd.a[i] = f.left_ns;
   }
+  // Packets in a qdisc or a TX ring when the window opened (the engine listed them): they
+  // entered before it, so the queues they are in hold them from its first instant.
+  for (const q of summary.queuedAtStart) {
+    let i = pktById.get(q.pkt);
+    if (i === undefined) {
+      i = newPkt(q.pkt, 0, q.pure_ack ? PKT_ACK : q.end_seq > q.seq ? PKT_DATA : PKT_CTL);
+      P.host.a[i] = q.host;
+      P.sk.a[i] = q.sk ?? -1;
+      P.seq.a[i] = q.seq;
+      P.endSeq.a[i] = q.end_seq;
+      P.ack.a[i] = q.ack_seq;
+      P.len.a[i] = q.len;
+      P.segs.a[i] = q.gso_segs;
+      P.skb.a[i] = q.orig_skb > 0 ? q.orig_skb : NaN;
+    }
+    if (q.in_ring) P.tRing.a[i] = from;
+    else P.tEnq.a[i] = from;
+  }
 
   const skbById = new Map<number, number>();
   const S = {
@@ -678,6 +696,8 @@ export function deriveRun(
       sndUna[s] = snap.snd_una;
     }
     pushNotsent(s, from);
+    // sk_wmem_alloc from the window's first instant, not from the first event that moves it.
+    if (snap) wmem.push(s, from, wmemNow[s]!);
   }
 
   const ringFifo: { pkt: number; descs: number }[][] = Array.from({ length: nHost }, () => []);
@@ -685,6 +705,17 @@ export function deriveRun(
   const ringUsed = new Array<number>(nHost).fill(0);
   const qBacklog = new Array<number>(nHost).fill(NaN);
   const qLen = new Map<number, number>();
+  // The qdisc and TX ring at the window's start (the ring oldest first, one descriptor per
+  // packet as the engine's): the window's first completions free these first.
+  for (const q of summary.queuedAtStart) {
+    if (q.host >= nHost) continue;
+    if (!q.in_ring) {
+      qLen.set(pktById.get(q.pkt)!, q.len);
+      continue;
+    }
+    ringFifo[q.host]!.push({ pkt: pktById.get(q.pkt)!, descs: 1 });
+    ringUsed[q.host]!++;
+  }
   const stops: { host: number; t0: number; t1: number; gate: number }[] = [];
   const openStop: (number | null)[] = new Array<number | null>(nHost).fill(null);
   const openStopGate = new Array<number>(nHost).fill(0);
