@@ -33,13 +33,17 @@ describe("a lesson's title says what its runs show", () => {
       }
     ).title;
     const zh = scenarioText('zh-CN', 'nagle-delayed-ack', { title, summary: '' }).title;
+    // The lesson's title (short for a phone's bar) claims nothing the runs contradict; the
+    // scenario's says what they show.
     for (const t of [lesson.title.en, title]) {
-      expect(t).not.toMatch(/barely|a little|hardly/);
-      expect(t).toMatch(/TCP_QUICKACK set once does not help/);
+      expect(t).not.toMatch(/barely|a little|hardly|helps/);
+      expect(t).toMatch(/TCP_QUICKACK set once/);
     }
+    expect(title).toMatch(/TCP_QUICKACK set once does not help/);
     for (const t of [lesson.title['zh-CN'], zh]) {
       expect(t).not.toMatch(/几乎/);
-      expect(t).toMatch(/只设置一次 TCP_QUICKACK 毫无帮助/);
+      expect(t).toMatch(/只设置一次/);
     }
+    expect(zh).toMatch(/只设置一次 TCP_QUICKACK 毫无帮助/);
   });
 });
