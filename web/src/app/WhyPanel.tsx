@@ -1,6 +1,6 @@
 // "Why is it waiting?": for a selected skb or byte range, a small timeline of every gate that
 // held its bytes, from the write() that brought them to the ACK that freed them; beside it the
-// per-gate totals of this skb and of the whole run. D3 computes the scale; React draws.
+// per-gate totals of this skb, and the per-gate waits of the recorded window. D3 computes the scale; React draws.
 
 import { scaleLinear } from 'd3-scale';
 import { useMemo, useState } from 'react';
