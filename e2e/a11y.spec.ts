@@ -199,3 +199,20 @@ for (const colorScheme of ['light', 'dark'] as const)
     });
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+for (const colorScheme of ['light', 'dark'] as const)
+  test(`the NOTSENT_LOWAT step's unsent-bytes chart and its formula have no serious accessibility violation (${colorScheme})`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await page.goto('./?lesson=notsent-lowat&step=2&lang=en');
+    await expect(page.locator('[data-testid="step-stage"] [data-run-state="ready"]')).toBeVisible({
+      timeout: 60_000,
+    });
+    await expect(page.getByTestId('lowat-line')).toBeAttached();
+    await expect(page.getByTestId('moment-formula')).toBeVisible();
+    expect(await seriousViolations(page), 'step 2').toEqual([]);
+    await page.goto('./?lesson=notsent-lowat&step=1&lang=en');
+    await expect(page.getByTestId('lowat-note')).toBeVisible({ timeout: 60_000 });
+    expect(await seriousViolations(page), 'step 1').toEqual([]);
+  });

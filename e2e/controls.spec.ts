@@ -120,3 +120,31 @@ test('an unknown scenario in a link opens the default one and says so', async ({
   ).toBeVisible();
   await expect(page.getByLabel('Experiment', { exact: true })).toHaveValue('autocorking');
 });
+
+test('the per-gate table reads the window as a reader can check it, and fits a phone', async ({
+  sendpath,
+  page,
+}) => {
+  // Issue 17: it summed every skb's wait (103 s of waiting in a 340 ms window).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await sendpath.goto(WINDOW);
+  await sendpath.ready();
+  await sendpath.reveal('Counters');
+  const table = page.getByTestId('gate-waits');
+  await expect(table).toBeVisible();
+  await expect(table.locator('caption')).toContainText('Per gate, the recorded window (2 ms)');
+  await expect(table.getByRole('columnheader')).toHaveText([
+    'Gate',
+    'Held',
+    'Median',
+    'Longest',
+    'Busy',
+  ]);
+  for (const busy of await table.locator('td[data-col="busy"]').allInnerTexts()) {
+    const v = Number(busy.replace(' %', ''));
+    expect(v).toBeGreaterThan(0);
+    expect(v).toBeLessThanOrEqual(100);
+  }
+  const box = (await table.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+});

@@ -327,7 +327,7 @@ test('a step marks its moment on the time line, M jumps there, and it names and 
   await expect(stage.getByRole('button', { name: 'Play' })).toBeVisible();
   // The moment's test, as the kernel writes it, with the two numbers it compared then.
   const formula = stage.getByTestId('moment-formula');
-  await expect(formula).toContainText('tcp_small_queue_check(): sk_wmem_alloc');
+  await expect(formula).toContainText('tcp_small_queue_check() (3.6 to 3.18): sk_wmem_alloc');
   const [wmem, limit] = (
     /sk_wmem_alloc ([\d,]+) > limit ([\d,]+)/.exec(await formula.innerText()) ?? []
   )
@@ -374,7 +374,8 @@ test('TSQ step 2 draws the limit tcp_small_queue_check used, which sk_wmem_alloc
   const limitY = await ys('path.s-limit');
   const wmemY = await ys('path.s-wmem');
   const sysctlY = Number(await chart.locator('line.s-limit-sysctl').first().getAttribute('y1'));
-  const axisZero = Math.max(...wmemY, ...limitY);
+  // The y axis ends at the value 0.
+  const axisZero = Number(await chart.locator('line.axis-line').first().getAttribute('y2'));
   const height = (y: number) => axisZero - y;
   const limit = Math.max(...limitY.map(height));
   const wmem = Math.max(...wmemY.map(height));
@@ -412,5 +413,161 @@ test('autocorking step 6 answers its check on screen: equal throughput and packe
   // Both at line rate, TSQ and the qdisc fill the skbs either way: the packet counts match.
   expect(Math.abs((await ratio('sender:IpOutRequests')) - 1)).toBeLessThan(0.1);
   await expect(table).toContainText("the senders' CPU time per byte sent (ns)");
+  await context.close();
+});
+
+test('NOTSENT_LOWAT steps 1 and 2 plot the unsent bytes against the limit, named and outlined', async ({
+  browser,
+}) => {
+  const title = 'Unsent bytes (write_seq − snd_nxt) against the TCP_NOTSENT_LOWAT limit';
+  // Step 1, no limit: megabytes unsent, and the chart says there is no limit to draw.
+  {
+    const { context, page, stage } = await openStep(browser, 'notsent-lowat', 1);
+    const chart = stage.getByTestId('step-chart');
+    await expect(chart).toHaveAttribute('data-chart', 'notsent');
+    await expect(chart).toHaveClass(/lesson-highlight/);
+    await expect(chart).toContainText(title);
+    await expect(page.locator('.step-facts')).toContainText(`the chart “${title}”`);
+    await expect(chart.getByTestId('lowat-line')).toHaveCount(0);
+    await expect(chart.getByTestId('lowat-note')).toContainText('no TCP_NOTSENT_LOWAT limit');
+    await expect(chart.getByTestId('notsent-line')).toHaveAttribute('d', /^M/);
+    await context.close();
+  }
+  // Step 2, 131072: the unsent bytes reach the dashed limit and fall below it; the step's moment
+  // is the writer's first sleep, with the numbers tcp_stream_memory_free compared.
+  {
+    const { context, stage } = await openStep(browser, 'notsent-lowat', 2);
+    const chart = stage.getByTestId('step-chart');
+    await expect(chart).toHaveAttribute('data-chart', 'notsent');
+    const line = chart.getByTestId('lowat-line');
+    await expect(line).toHaveAttribute('data-bytes', '131072');
+    await expect(chart).toContainText('TCP_NOTSENT_LOWAT limit (131,072 B)');
+    const limitY = Number(await line.getAttribute('y1'));
+    // The y of the path's points (SVG y grows downwards: the highest value has the smallest y).
+    const pts = (await chart.getByTestId('notsent-line').getAttribute('d'))!
+      .match(/-?\d+(\.\d+)?,-?\d+(\.\d+)?/g)!
+      .map((p) => Number(p.split(',')[1]));
+    // The y axis ends at the value 0.
+    const axisZero = Number(await chart.locator('line.axis-line').first().getAttribute('y2'));
+    const height = (y: number) => axisZero - y;
+    const top = Math.max(...pts.map(height));
+    const bottom = Math.min(...pts.map(height));
+    // At the limit, passed by at most one 64 KB skb (tcp_sendmsg checks before a new skb), and
+    // below it in between.
+    const bytes = (h: number) => (h / height(limitY)) * 131072;
+    expect(bytes(top)).toBeGreaterThanOrEqual(131072);
+    expect(bytes(top)).toBeLessThanOrEqual(131072 + 65536 + 2000);
+    expect(bottom).toBeLessThan(height(limitY));
+    const formula = stage.getByTestId('moment-formula');
+    await expect(formula).toContainText('tcp_stream_memory_free()');
+    const [unsent, lowat] = (
+      /snd_nxt = ([\d,]+) ≥ tcp_notsent_lowat ([\d,]+)/.exec(await formula.innerText()) ?? []
+    )
+      .slice(1)
+      .map((v) => Number(v.replace(/,/g, '')));
+    expect(lowat).toBe(131072);
+    expect(unsent).toBeGreaterThanOrEqual(lowat!);
+    await context.close();
+  }
+});
+
+test("the formulas a learner wants, with the run's values: tcp_xmit_size_goal, tcp_tso_autosize, the TSQ limit", async ({
+  browser,
+}) => {
+  const num = (s: string) => Number(s.replace(/,/g, ''));
+  // TSO step 1 (3.18): the first copy's size goal from the rate the handshake set.
+  {
+    const { context, stage } = await openStep(browser, 'tso-autosizing', 1);
+    const formula = stage.getByTestId('moment-formula');
+    await expect(formula).toHaveAttribute('data-formula', 'sizeGoal');
+    const m =
+      /sk_pacing_rate ([\d,]+) B\/s \/ 2000 = ([\d,]+), tcp_min_tso_segs (\d+) × mss_now ([\d,]+) = ([\d,]+)\).*size_goal ([\d,]+) B/.exec(
+        await formula.innerText(),
+      )!;
+    const [rate, half, min, mss, minBytes, goal] = m.slice(1).map(num) as number[];
+    expect(Math.floor(rate! / 2000)).toBe(half);
+    expect(min! * mss!).toBe(minBytes);
+    expect(goal).toBe(Math.floor(Math.max(half!, minBytes!) / mss!) * mss!);
+    await context.close();
+  }
+  // TSO step 2 (3.19): the first cut from tcp_tso_autosize.
+  {
+    const { context, stage } = await openStep(browser, 'tso-autosizing', 2);
+    const formula = stage.getByTestId('moment-formula');
+    await expect(formula).toHaveAttribute('data-formula', 'autosize');
+    const m =
+      /sk_pacing_rate ([\d,]+) B\/s >> 10 = ([\d,]+), 64 KB − headers\) \/ mss_now ([\d,]+), tcp_min_tso_segs (\d+)\) = (\d+) segments = ([\d,]+) B.*cuts ([\d,]+) B off/.exec(
+        await formula.innerText(),
+      )!;
+    const [rate, perMs, mss, min, segs, bytes, len] = m.slice(1).map(num) as number[];
+    expect(Math.floor(rate! / 1024)).toBe(perMs);
+    expect(segs).toBe(Math.max(Math.floor(perMs! / mss!), min!));
+    expect(bytes).toBe(segs! * mss!);
+    expect(len).toBeLessThanOrEqual(bytes!);
+    await context.close();
+  }
+  // TSQ step 2 (3.14): the limit from its two terms, as 3.6 to 3.18 compute it.
+  {
+    const { context, stage } = await openStep(browser, 'tcp-small-queues', 2);
+    const formula = stage.getByTestId('moment-formula');
+    await expect(formula).toContainText('(3.6 to 3.18)');
+    const m =
+      /limit ([\d,]+) = max\(tcp_limit_output_bytes ([\d,]+), sk_pacing_rate ([\d,]+) B\/s >> 10 = ([\d,]+)\)/.exec(
+        await formula.innerText(),
+      )!;
+    const [limit, sysctl, rate, perMs] = m.slice(1).map(num) as number[];
+    expect(Math.floor(rate! / 1024)).toBe(perMs);
+    expect(limit).toBe(Math.max(sysctl!, perMs!));
+    await context.close();
+  }
+});
+
+test('the steps about a TX completion mark the moment its TSQ handler sends again', async ({
+  browser,
+}) => {
+  for (const [lesson, step] of [
+    ['autocorking', 3],
+    ['tcp-small-queues', 3],
+  ] as const) {
+    const { context, page, stage } = await openStep(browser, lesson, step);
+    const mark = stage.getByTestId('time-mark');
+    await expect(mark).toHaveCount(1);
+    await expect(mark).toHaveAccessibleName(/first tsq_handler \(tcp_tsq_handler\)/);
+    // The step opens on it; M comes back to it after the end.
+    const time = stage.locator('output.time');
+    const opened = await time.innerText();
+    const scrubber = stage.locator('.scrubber input');
+    await scrubber.fill(String((await scrubber.getAttribute('max'))!));
+    await expect(time).not.toHaveText(opened);
+    await scrubber.blur();
+    await page.keyboard.press('m');
+    await expect(time).toHaveText(opened);
+    await context.close();
+  }
+});
+
+test("TSQ step 1 draws the qdisc, the NIC ring and sk_wmem_alloc full from the window's start", async ({
+  browser,
+}) => {
+  const { context, stage } = await openStep(browser, 'tcp-small-queues', 1);
+  const chart = stage.getByTestId('step-chart');
+  const axisZero = Number(await chart.locator('line.axis-line').first().getAttribute('y2'));
+  // The y of a path's points (SVG y grows downwards: the highest value has the smallest y).
+  const ys = async (sel: string) =>
+    (await chart.locator(sel).first().getAttribute('d'))!
+      .match(/-?\d+(\.\d+)?,-?\d+(\.\d+)?/g)!
+      .map((p) => Number(p.split(',')[1]));
+  const [qdisc, nic, wmem] = [
+    await ys('path.s-qdisc'),
+    await ys('path.s-nic'),
+    await ys('path.s-wmem'),
+  ];
+  // From the first point on, and the NIC ring never empty while the wire is busy.
+  expect(axisZero - qdisc[0]!).toBeGreaterThan(0.5 * (axisZero - Math.min(...qdisc)));
+  expect(axisZero - wmem[0]!).toBeGreaterThan(0.5 * (axisZero - Math.min(...wmem)));
+  expect(Math.max(...nic)).toBeLessThan(axisZero);
+  // The sysctl set out of reach is named in the legend, not written over the lines.
+  await expect(chart.getByTestId('limit-above')).toContainText('above the scale');
+  await expect(chart.locator('svg text', { hasText: 'above the scale' })).toHaveCount(0);
   await context.close();
 });

@@ -161,6 +161,33 @@ pub struct InFlight {
     pub arrive_ns: u64,
 }
 
+/// A packet in a host's qdisc or TX ring when the trace window opens: its earlier events are
+/// not in the trace.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Queued {
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub pkt: u64,
+    /// The host whose device holds it.
+    pub host: u16,
+    /// Sending socket, or `null` for a packet of no socket.
+    pub sk: Option<u32>,
+    pub pure_ack: bool,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub seq: u64,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub end_seq: u64,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub ack_seq: u64,
+    pub len: u32,
+    pub gso_segs: u32,
+    /// The skb it is a clone of (0 for pure ACKs and control packets).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub orig_skb: u64,
+    /// In the TX ring (posted, not yet cleaned by a completion); else in the qdisc.
+    pub in_ring: bool,
+}
+
 /// What a finished session reports besides the trace and the samples.
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -182,8 +209,11 @@ pub struct SessionSummary {
     /// Every host's counters at `from_ns` (nstat names, zero ones left out).
     #[cfg_attr(feature = "ts", ts(type = "Array<Record<string, number>>"))]
     pub counters_at_start: Vec<std::collections::BTreeMap<String, u64>>,
-    /// Packets on the wires at `from_ns` (packets then in a qdisc or a TX ring are not listed).
+    /// Packets on the wires at `from_ns` (packets then in a qdisc or a TX ring are in
+    /// `queued_at_start`).
     pub in_flight_at_start: Vec<InFlight>,
+    /// Packets in each host's qdisc and TX ring at `from_ns`.
+    pub queued_at_start: Vec<Queued>,
 }
 
 /// Sampling by events, a gap sample is due once 1/this of the window has passed since the
@@ -230,6 +260,7 @@ pub struct Session {
     sockets_at_start: Option<Vec<SockSnapshot>>,
     counters_at_start: Option<Vec<std::collections::BTreeMap<String, u64>>>,
     in_flight_at_start: Vec<InFlight>,
+    queued_at_start: Vec<Queued>,
     cut: bool,
     done: bool,
     /// Built by the first `describe` that needs it.
@@ -302,6 +333,7 @@ impl Session {
             sockets_at_start: None,
             counters_at_start: None,
             in_flight_at_start: Vec::new(),
+            queued_at_start: Vec::new(),
             cut: false,
             done: false,
             autocorks: RefCell::new(None),
@@ -458,7 +490,9 @@ impl Session {
                     srtt_us: s.srtt_us,
                     rttvar_us: s.rttvar_us,
                     rto_ns: s.rto_ns,
-                    sk_pacing_rate: (s.sk_pacing_rate != u64::MAX).then_some(s.sk_pacing_rate),
+                    // Unlimited is ~0U in 3.x (a u32), ~0UL from 4.x on.
+                    sk_pacing_rate: (s.sk_pacing_rate < s.profile.pacing_unlimited())
+                        .then_some(s.sk_pacing_rate),
                     packets_out: s.packets_out,
                     snd_una: s.snd_una,
                     snd_nxt: s.snd_nxt,
@@ -489,6 +523,28 @@ impl Session {
                     orig_skb: p.orig_skb,
                     left_ns: arrive.saturating_sub(l.delay_ns),
                     arrive_ns: *arrive,
+                })
+            })
+            .collect();
+        self.queued_at_start = w
+            .hosts
+            .iter()
+            .enumerate()
+            .flat_map(|(h, host)| {
+                let queued = host.dev.qdisc.packets().map(|p| (p, false));
+                let posted = host.dev.ring_packets().map(|p| (p, true));
+                queued.chain(posted).map(move |(p, in_ring)| Queued {
+                    pkt: p.id,
+                    host: h as u16,
+                    sk: (p.sk != sendpath_core::include::linux::skbuff::NO_SOCK).then_some(p.sk),
+                    pure_ack: p.pure_ack,
+                    seq: p.seq,
+                    end_seq: p.end_seq,
+                    ack_seq: p.ack_seq,
+                    len: p.len,
+                    gso_segs: p.gso_segs,
+                    orig_skb: p.orig_skb,
+                    in_ring,
                 })
             })
             .collect();
@@ -539,6 +595,7 @@ impl Session {
             sockets_at_start: self.sockets_at_start.clone().unwrap_or_default(),
             counters_at_start: self.counters_at_start.clone().unwrap_or_default(),
             in_flight_at_start: self.in_flight_at_start.clone(),
+            queued_at_start: self.queued_at_start.clone(),
         }
     }
 

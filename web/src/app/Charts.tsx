@@ -2,7 +2,7 @@
 // and B are overlaid (B dashed). The cursor line is its own small component, so playback
 // re-renders one line, not the paths.
 
-import type { ChartName } from '../model/charts';
+import { notsentLowat, type ChartName } from '../model/charts';
 import { useLang } from '../shared/useLang';
 import { max } from 'd3-array';
 import { scaleBand, scaleLinear, type ScaleLinear } from 'd3-scale';
@@ -107,11 +107,11 @@ function useSeek(x: ScaleLinear<number, number>) {
   };
 }
 
-function Legend({ items }: { items: { label: string; cls: string }[] }) {
+function Legend({ items }: { items: { label: string; cls: string; testId?: string }[] }) {
   return (
     <ul className="legend">
       {items.map((i) => (
-        <li key={i.label}>
+        <li key={i.label} data-testid={i.testId}>
           <svg width="18" height="8" aria-hidden="true">
             <line x1="0" x2="18" y1="4" y2="4" className={i.cls} />
           </svg>{' '}
@@ -305,11 +305,6 @@ const Queues = memo(function Queues({
                 y2={y(tsqKey[i]!)}
               />
             )}
-            {tsqKey[i] !== undefined && !onScale(tsqKey[i]!) && (
-              <text className="axis-title" x={M.l + 6} y={M.t + 12 + 14 * i} textAnchor="start">
-                {msg.charts.limitAbove(formatBytes(tsqKey[i]!))}
-              </text>
-            )}
           </g>
         ))}
         <Cursor x={x} />
@@ -321,9 +316,107 @@ const Queues = memo(function Queues({
           { label: msg.charts.wmem, cls: 's-wmem' },
           { label: msg.charts.tsqLimit, cls: 's-limit' },
           { label: msg.charts.tsqSysctl, cls: 's-limit-sysctl' },
+          // A sysctl far above the bytes is not drawn: the legend says where it is (a note
+          // in the plot lay over the lines).
+          ...[...new Set(tsqKey.filter((v) => !onScale(v)))].map((v) => ({
+            label: msg.charts.limitAbove(formatBytes(v)),
+            cls: 's-limit-sysctl s-undrawn',
+            testId: 'limit-above',
+          })),
 
           ...sideItems(runs),
         ]}
+      />
+    </figure>
+  );
+});
+
+/**
+ * A socket's unsent bytes (`write_seq - snd_nxt`) against its TCP_NOTSENT_LOWAT limit, the
+ * number `tcp_stream_memory_free` compares, beside the bytes in flight: the write queue's two
+ * parts. `lowat[i]` is run i's limit for the socket drawn (null: no limit).
+ */
+const Notsent = memo(function Notsent({
+  runs,
+  x,
+  lowat,
+}: {
+  runs: SideModel[];
+  x: ScaleLinear<number, number>;
+  lowat: (number | null)[];
+}) {
+  useLang(); // memo: re-render on a language switch too
+  const seek = useSeek(x);
+  const series = runs.map(({ side, m, sk }) => {
+    const c = m.charts;
+    return {
+      side,
+      c,
+      u: c.notsentMax.subarray(sk * c.bins, (sk + 1) * c.bins),
+      f: c.inflightMax.subarray(sk * c.bins, (sk + 1) * c.bins),
+    };
+  });
+  // As in the queues chart: a limit far above the bytes is named at the top, not drawn.
+  const dataTop = max(series.flatMap((s) => [max(s.u) ?? 0, max(s.f) ?? 0])) ?? 0;
+  const onScale = (v: number) => dataTop === 0 || v <= 4 * dataTop;
+  const limits = lowat.filter((v): v is number => v !== null && onScale(v));
+  const top = max([dataTop, ...limits]) ?? 1;
+  const y = scaleLinear()
+    .domain([0, top || 1])
+    .nice()
+    .range([H - M.b, M.t]);
+  const notes = runs.flatMap((r, i) => {
+    const v = lowat[i];
+    const prefix = label(runs, r.side);
+    if (v === undefined) return [];
+    if (v === null) return [`${prefix}${msg.charts.lowatOff}`];
+    return onScale(v) ? [] : [`${prefix}${msg.charts.lowatAbove(formatBytes(v))}`];
+  });
+  return (
+    <figure>
+      <figcaption>{msg.charts.notsent}</figcaption>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={msg.charts.notsent} onClick={seek}>
+        <YAxis y={y} fmt={(v) => formatBytes(v).replace(' B', '')} label={msg.charts.bytes} />
+        <XAxis x={x} from={x.domain()[0]!} />
+        {series.map((s, i) => (
+          <g key={s.side} className={`side-${s.side}`}>
+            <path
+              className="s-inflight"
+              d={binsPath(s.f, 0, s.c.bins, s.c.from, s.c.binNs, x, y)}
+            />
+            <path
+              className="s-notsent"
+              data-testid="notsent-line"
+              d={binsPath(s.u, 0, s.c.bins, s.c.from, s.c.binNs, x, y)}
+            />
+            {lowat[i] != null && onScale(lowat[i]) && (
+              <line
+                className="s-lowat"
+                data-testid="lowat-line"
+                data-bytes={lowat[i]}
+                x1={M.l}
+                x2={W - M.r}
+                y1={y(lowat[i])}
+                y2={y(lowat[i])}
+              />
+            )}
+          </g>
+        ))}
+        <Cursor x={x} />
+      </svg>
+      <Legend
+        items={[
+          { label: msg.charts.notsentSeries, cls: 's-notsent' },
+          { label: msg.charts.inflight, cls: 's-inflight' },
+          ...lowat.flatMap((v) =>
+            v !== null && v !== undefined && onScale(v)
+              ? [{ label: msg.charts.lowat(formatBytes(v)), cls: 's-lowat' }]
+              : [],
+          ),
+          // A limit not drawn says why, where the limit's line would be named.
+          ...notes.map((n) => ({ label: n, cls: 's-lowat s-undrawn', testId: 'lowat-note' })),
+          ...sideItems(runs),
+        ].filter((item, i, all) => all.findIndex((o) => o.label === item.label) === i)}
       />
     </figure>
   );
@@ -596,7 +689,24 @@ function useChartRuns() {
         .filter(Number.isFinite),
     [limA, limB],
   );
-  return { runs, x, tsqKey };
+  const infoA = site.a.info;
+  const infoB = site.b?.info;
+  const lowat = useMemo(
+    () =>
+      runs.map((r) => {
+        const info = r.side === 'a' ? infoA : infoB;
+        const host = r.m.summary.result.sockets[r.sk]?.host ?? 0;
+        return info ? notsentLowat(info, host) : null;
+      }),
+    [runs, infoA, infoB],
+  );
+  // A run that sets TCP_NOTSENT_LOWAT (the sysctl or the option, on or off) gets its chart.
+  const setsLowat = [infoA, infoB].some((info) =>
+    ['net.ipv4.tcp_notsent_lowat', 'TCP_NOTSENT_LOWAT'].some((k) =>
+      info?.keys[k]?.origins.some((o) => o !== 'default'),
+    ),
+  );
+  return { runs, x, tsqKey, lowat, setsLowat };
 }
 
 /**
@@ -627,13 +737,13 @@ function StaleNote({ stale, compared }: { stale: Side[]; compared: boolean }) {
 
 /** One chart by name, for a lesson step or the embed (the same charts as the Charts panel). */
 export function OneChart({ name }: { name: ChartName }) {
-  const { runs, x, tsqKey } = useChartRuns();
+  const { runs, x, tsqKey, lowat } = useChartRuns();
   const stale = useStaleSides();
   if (runs.length === 0) return null;
   return (
     <div className={stale.length > 0 ? 'stale' : undefined} data-stale={stale.length > 0}>
       <StaleNote stale={stale} compared={runs.length > 1} />
-      <ChartByName name={name} runs={runs} x={x} tsqKey={tsqKey} />
+      <ChartByName name={name} runs={runs} x={x} tsqKey={tsqKey} lowat={lowat} />
     </div>
   );
 }
@@ -643,11 +753,13 @@ function ChartByName({
   runs,
   x,
   tsqKey,
+  lowat,
 }: {
   name: ChartName;
   runs: SideModel[];
   x: ScaleLinear<number, number>;
   tsqKey: number[];
+  lowat: (number | null)[];
 }) {
   switch (name) {
     case 'throughput':
@@ -658,6 +770,8 @@ function ChartByName({
       return <Cwnd runs={runs} x={x} />;
     case 'stevens':
       return <Stevens runs={runs} x={x} />;
+    case 'notsent':
+      return <Notsent runs={runs} x={x} lowat={lowat} />;
     case 'sizes':
       return (
         <Histogram runs={runs} title={msg.charts.sizes} pick={lenBuckets} labels={LEN_LABELS} />
@@ -671,7 +785,7 @@ function ChartByName({
 
 export function Charts() {
   const store = useStore();
-  const { runs, x, tsqKey } = useChartRuns();
+  const { runs, x, tsqKey, lowat, setsLowat } = useChartRuns();
   const stale = useStaleSides();
   if (runs.length === 0) return null;
   const m0 = runs[0]!.m;
@@ -712,6 +826,7 @@ export function Charts() {
         <Stevens runs={runs} x={x} />
         <Histogram runs={runs} title={msg.charts.sizes} pick={lenBuckets} labels={LEN_LABELS} />
         <Histogram runs={runs} title={msg.charts.segs} pick={segsBuckets} labels={SEGS_LABELS} />
+        {setsLowat && <Notsent runs={runs} x={x} lowat={lowat} />}
       </div>
     </section>
   );

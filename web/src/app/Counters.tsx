@@ -1,4 +1,4 @@
-// nstat and `ss -ti` at the time cursor, and the per-gate totals of the run.
+// nstat and `ss -ti` at the time cursor, and the per-gate waits of the recorded window.
 
 import { useMemo, useState } from 'react';
 

@@ -1,6 +1,6 @@
 // "Why is it waiting?": for a selected skb or byte range, a small timeline of every gate that
 // held its bytes, from the write() that brought them to the ACK that freed them; beside it the
-// per-gate totals of this skb and of the whole run. D3 computes the scale; React draws.
+// per-gate totals of this skb, and the per-gate waits of the recorded window. D3 computes the scale; React draws.
 
 import { scaleLinear } from 'd3-scale';
 import { useMemo, useState } from 'react';
@@ -8,9 +8,9 @@ import { useMemo, useState } from 'react';
 import type { Side } from '../engine/protocol';
 import type { TraceSchema } from '../model/catalog';
 import type { RunModel } from '../model/derive';
-import { formatNs, formatInstant } from '../model/format';
+import { formatCount, formatNs, formatInstant } from '../model/format';
 import { bucketAt } from '../model/derive';
-import { gateTotals, skbTotals, skbsInRange, spanName, whyRows } from '../model/why';
+import { gateWaits, skbTotals, skbsInRange, spanName, whyRows } from '../model/why';
 import { parseSelection, serializeSelection } from '../model/urlstate';
 import { useClock, useCursor, useSiteDeferred, useStore } from './context';
 import { msg } from '../i18n/messages';
@@ -115,28 +115,32 @@ export function RunTotals({ side }: { side: Side }) {
   const m = site[side]?.model;
   const schema = site.catalog?.trace;
   if (!m || !schema) return null;
-  const totals = gateTotals(m, schema);
+  const waits = gateWaits(m, schema);
   return (
-    <table className="totals">
+    <table className="totals" data-testid="gate-waits">
       <caption>
-        {msg.why.totalsRun}
+        {msg.why.totalsRun(formatNs(m.summary.toNs - m.summary.fromNs))}
         {site.b && ` (${msg.run.sideLabel(side)})`}
       </caption>
       <thead>
         <tr>
           <th scope="col">{msg.why.gate}</th>
-          <th scope="col">{msg.why.time}</th>
-          <th scope="col">{msg.why.share}</th>
+          <th scope="col">{msg.why.held}</th>
+          <th scope="col">{msg.why.median}</th>
+          <th scope="col">{msg.why.longest}</th>
+          <th scope="col">{msg.why.busy}</th>
         </tr>
       </thead>
       <tbody>
-        {totals.map((g) => (
-          <tr key={g.gate}>
+        {waits.map((g) => (
+          <tr key={g.gate} data-gate={g.name}>
             <td>
               <span className={`swatch g-${g.name}`} aria-hidden="true" /> {gateLabel(g.name)}
             </td>
-            <td>{formatNs(g.ns)}</td>
-            <td>{(g.share * 100).toFixed(1)} %</td>
+            <td>{formatCount(g.held)}</td>
+            <td>{formatNs(g.medianNs)}</td>
+            <td>{formatNs(g.maxNs)}</td>
+            <td data-col="busy">{(g.busy * 100).toFixed(1)} %</td>
           </tr>
         ))}
       </tbody>

@@ -962,6 +962,7 @@ export function replayRun(
     socketsAtStart: [],
     countersAtStart: [],
     inFlightAtStart: [],
+    queuedAtStart: [],
   };
   const model = deriveRun(cols, summary, samples, schema, { recording: true });
   // The one connection sends, whether or not its writes were traced.

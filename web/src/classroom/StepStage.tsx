@@ -14,8 +14,8 @@ import { msg } from '../i18n/messages';
 import { Pipeline } from '../app/pipeline/Pipeline';
 import { changeSpeed, goToRow, Player, stepKind, type TimeMark } from '../app/Player';
 import { schemaOf, stepKinds, stepMatcher } from '../model/log';
-import { simRow } from '../model/logRow';
 import { formatCount } from '../model/format';
+import { momentFormula, type Formula } from '../model/formula';
 import { nextRow } from '../model/trace';
 import { SiteStore } from '../app/store';
 import { formatNs } from '../model/format';
@@ -236,7 +236,9 @@ function StepRunView({
         </p>
       )}
       <Pipeline side="a" highlight={highlight} fill />
-      {schema && a && row >= 0 && <MomentFormula fields={simRow(schema, a.cols, row, null)} />}
+      {schema && a && row >= 0 && (
+        <MomentFormula formula={momentFormula(a, schema, row, site.a.info)} />
+      )}
       {(side || marks.length > 0) && (
         <div className="stage-line">
           {side && (
@@ -289,23 +291,70 @@ function momentRow(
 
 /**
  * The test the step's moment made, as the kernel writes it, with the numbers it compared then
- * (from the trace row itself): the mechanism's formula with today's values.
+ * (from the trace row itself) and the rule's inputs as the socket had them (model/formula.ts):
+ * the mechanism's formula with today's values.
  */
-function MomentFormula({ fields }: { fields: ReturnType<typeof simRow> }) {
+function MomentFormula({ formula }: { formula: Formula | null }) {
   const t = useText();
-  if (!fields) return null;
-  const n = (k: string) => formatCount(fields.f[k] ?? 0);
-  let text: string | null = null;
-  if (fields.kind === 'autocork')
-    text = t.lesson.formula.autocork(n('skb_len'), n('size_goal'), n('wmem_alloc'), n('truesize'));
-  else if (fields.kind === 'xmit_hold') {
-    const gate = fields.gates[fields.f.gate ?? -1];
-    if (gate === 'tsq') text = t.lesson.formula.tsq(n('a'), n('b'));
-    else if (gate === 'nagle') text = t.lesson.formula.nagle(n('a'), n('b'));
+  if (!formula) return null;
+  const n = formatCount;
+  const rate = (r: number | null) => (r === null ? t.lesson.formula.unlimited : `${n(r)} B/s`);
+  const f = formula;
+  let text: string;
+  switch (f.kind) {
+    case 'autocork':
+      text = t.lesson.formula.autocork(n(f.len), n(f.goal), n(f.wmem), n(f.truesize));
+      break;
+    case 'nagle':
+      text = t.lesson.formula.nagle(n(f.sml), n(f.una));
+      break;
+    case 'notsent':
+      text = t.lesson.formula.notsent(n(f.notsent), n(f.lowat));
+      break;
+    case 'tsq':
+      text =
+        f.rule === 'max'
+          ? t.lesson.formula.tsqMax(
+              n(f.wmem),
+              n(f.limit),
+              n(f.sysctl),
+              rate(f.rate),
+              f.perMs === null ? '∞' : n(f.perMs),
+            )
+          : t.lesson.formula.tsq(
+              n(f.wmem),
+              n(f.limit),
+              n(f.sysctl),
+              rate(f.rate),
+              f.perMs === null ? '∞' : n(f.perMs),
+            );
+      break;
+    case 'sizeGoal':
+      text = t.lesson.formula.sizeGoal(
+        rate(f.rate),
+        f.perHalfMs === null ? '∞' : n(f.perHalfMs),
+        n(f.minSegs),
+        n(f.mss),
+        n(f.minSegs * f.mss),
+        n(f.goal),
+        n(f.goal / f.mss),
+      );
+      break;
+    case 'autosize':
+      text = t.lesson.formula.autosize(
+        rate(f.rate),
+        f.perMs === null ? '∞' : n(f.perMs),
+        n(f.mss),
+        n(f.minSegs),
+        n(f.segs),
+        n(f.segs * f.mss),
+        n(f.len),
+        n(f.rest),
+      );
+      break;
   }
-  if (text === null) return null;
   return (
-    <p className="moment-formula" data-testid="moment-formula">
+    <p className="moment-formula" data-testid="moment-formula" data-formula={f.kind}>
       <code>{text}</code>
     </p>
   );

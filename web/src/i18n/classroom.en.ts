@@ -86,8 +86,34 @@ const en = {
     formula: {
       autocork: (len: string, goal: string, wmem: string, truesize: string) =>
         `tcp_should_autocork(): skb->len ${len} < size_goal ${goal} && sk_wmem_alloc ${wmem} > skb->truesize ${truesize}: tcp_push holds the skb and sets TSQ_THROTTLED`,
-      tsq: (wmem: string, limit: string) =>
-        `tcp_small_queue_check(): sk_wmem_alloc ${wmem} > limit ${limit}, limit = min(max(2 * skb->truesize, sk_pacing_rate >> sk_pacing_shift), tcp_limit_output_bytes) since 3.19: set TSQ_THROTTLED, stop`,
+      unlimited: 'unlimited',
+      tsqMax: (wmem: string, limit: string, sysctl: string, rate: string, perMs: string) =>
+        `tcp_small_queue_check() (3.6 to 3.18): sk_wmem_alloc ${wmem} > limit ${limit} = max(tcp_limit_output_bytes ${sysctl}, sk_pacing_rate ${rate} >> 10 = ${perMs}): set TSQ_THROTTLED, stop`,
+      tsq: (wmem: string, limit: string, sysctl: string, rate: string, perMs: string) =>
+        `tcp_small_queue_check() (3.19 on): sk_wmem_alloc ${wmem} > limit ${limit} = min(max(2 × skb->truesize, sk_pacing_rate ${rate} >> 10 = ${perMs}), tcp_limit_output_bytes ${sysctl}): set TSQ_THROTTLED, stop`,
+      sizeGoal: (
+        rate: string,
+        perHalfMs: string,
+        minSegs: string,
+        mss: string,
+        minBytes: string,
+        goal: string,
+        goalSegs: string,
+      ) =>
+        `tcp_xmit_size_goal() (3.12 to 3.18, when send() copies): max(sk_pacing_rate ${rate} / 2000 = ${perHalfMs}, tcp_min_tso_segs ${minSegs} × mss_now ${mss} = ${minBytes}), below 64 KB and half the peer's window, in whole MSS: size_goal ${goal} B (${goalSegs} segments), where tcp_sendmsg starts a new skb`,
+      autosize: (
+        rate: string,
+        perMs: string,
+        mss: string,
+        minSegs: string,
+        segs: string,
+        bytes: string,
+        len: string,
+        rest: string,
+      ) =>
+        `tcp_tso_autosize() (3.19 on, at transmit time): max(min(sk_pacing_rate ${rate} >> 10 = ${perMs}, 64 KB − headers) / mss_now ${mss}, tcp_min_tso_segs ${minSegs}) = ${segs} segments = ${bytes} B; tcp_write_xmit sends at most that, and what cwnd and the peer's window allow: tso_fragment cuts ${len} B off the skb, ${rest} B stay queued`,
+      notsent: (notsent: string, lowat: string) =>
+        `tcp_stream_memory_free(): unsent write_seq − snd_nxt = ${notsent} ≥ tcp_notsent_lowat ${lowat}: sk_stream_wait_memory puts the writer to sleep until sk_stream_write_space finds fewer unsent bytes than the limit`,
       nagle: (sml: string, una: string) =>
         `tcp_nagle_check(): skb->len < MSS && snd_sml ${sml} > snd_una ${una} (a small segment unacknowledged): hold`,
     },

@@ -78,8 +78,34 @@ export const zhCN = {
     formula: {
       autocork: (len: string, goal: string, wmem: string, truesize: string) =>
         `tcp_should_autocork()：skb->len ${len} < size_goal ${goal} && sk_wmem_alloc ${wmem} > skb->truesize ${truesize}：tcp_push 暂扣该 skb 并置位 TSQ_THROTTLED`,
-      tsq: (wmem: string, limit: string) =>
-        `tcp_small_queue_check()：sk_wmem_alloc ${wmem} > 上限 ${limit}，自 3.19 起上限 = min(max(2 * skb->truesize, sk_pacing_rate >> sk_pacing_shift), tcp_limit_output_bytes)：置位 TSQ_THROTTLED，停止发送`,
+      unlimited: '不限',
+      tsqMax: (wmem: string, limit: string, sysctl: string, rate: string, perMs: string) =>
+        `tcp_small_queue_check()（3.6 到 3.18）：sk_wmem_alloc ${wmem} > 上限 ${limit} = max(tcp_limit_output_bytes ${sysctl}, sk_pacing_rate ${rate} >> 10 = ${perMs})：置位 TSQ_THROTTLED，停止发送`,
+      tsq: (wmem: string, limit: string, sysctl: string, rate: string, perMs: string) =>
+        `tcp_small_queue_check()（3.19 起）：sk_wmem_alloc ${wmem} > 上限 ${limit} = min(max(2 × skb->truesize, sk_pacing_rate ${rate} >> 10 = ${perMs}), tcp_limit_output_bytes ${sysctl})：置位 TSQ_THROTTLED，停止发送`,
+      sizeGoal: (
+        rate: string,
+        perHalfMs: string,
+        minSegs: string,
+        mss: string,
+        minBytes: string,
+        goal: string,
+        goalSegs: string,
+      ) =>
+        `tcp_xmit_size_goal()（3.12 到 3.18，在 send() 复制数据时）：max(sk_pacing_rate ${rate} / 2000 = ${perHalfMs}, tcp_min_tso_segs ${minSegs} × mss_now ${mss} = ${minBytes})，不超过 64 KB 和对端窗口的一半，取整到 MSS：size_goal ${goal} B（${goalSegs} 个分段），tcp_sendmsg 在这里开始一个新的 skb`,
+      autosize: (
+        rate: string,
+        perMs: string,
+        mss: string,
+        minSegs: string,
+        segs: string,
+        bytes: string,
+        len: string,
+        rest: string,
+      ) =>
+        `tcp_tso_autosize()（3.19 起，在发送时）：max(min(sk_pacing_rate ${rate} >> 10 = ${perMs}, 64 KB − 协议头) / mss_now ${mss}, tcp_min_tso_segs ${minSegs}) = ${segs} 个分段 = ${bytes} B；tcp_write_xmit 最多发送这么多，且不超过拥塞窗口和对端窗口允许的量：tso_fragment 从 skb 切下 ${len} B，其余 ${rest} B 继续排队`,
+      notsent: (notsent: string, lowat: string) =>
+        `tcp_stream_memory_free()：未发送的字节 write_seq − snd_nxt = ${notsent} ≥ tcp_notsent_lowat ${lowat}：sk_stream_wait_memory 让写入进程休眠，直到 sk_stream_write_space 发现未发送的字节低于上限`,
       nagle: (sml: string, una: string) =>
         `tcp_nagle_check()：skb->len < MSS && snd_sml ${sml} > snd_una ${una}（有小分段尚未确认）：暂扣`,
     },

@@ -9,7 +9,7 @@ export const scenariosZh: Record<string, { title: string; summary: string }> = {
       '四个 netperf TCP_STREAM 数据流每次 send() 写入 128 字节。没有自动封包时，只要 Nagle 算法允许，tcp_push 就立即发送，于是每个 MSS 的数据都要完整地走一遍 tcp_write_xmit、qdisc 和驱动程序，发送方的 CPU 不堪重负。有了自动封包，只要该数据流仍有数据包在 qdisc 或网卡 TX 环中，tcp_push 就暂扣尚未填满的末尾 skb，之后由发送完成（tcp_wfree → TSQ 处理函数）把更大的包推出。',
   },
   'nagle-delayed-ack': {
-    title: 'Nagle 算法与延迟确认（以及 TCP_QUICKACK 为何几乎无用）',
+    title: 'Nagle 算法与延迟确认（以及为何只设置一次 TCP_QUICKACK 毫无帮助）',
     summary:
       '服务端把 1000 字节拆成 100 次、每次 10 字节写出；客户端全部读完后以同样方式回复；共 100 轮。每轮的前 10 字节立即发出；Nagle 算法扣住其余数据，直到这个小分段被确认，而接收方处于交互模式（pingpong），会把 ACK 最多延迟 40 ms。每轮两次这样的等待，使 100 轮持续约 8 秒。',
   },

@@ -150,3 +150,88 @@ describe('interval index', () => {
     }
   });
 });
+
+describe('the write queue: unsent bytes and bytes in flight', () => {
+  // TCP_NOTSENT_LOWAT's lesson (steps 1 and 2): the unsent bytes it limits, write_seq - snd_nxt.
+  test("unsent bytes equal the kernel's at every writer sleep and wake-up", () => {
+    const m = runWindow(wasm, 'notsent-lowat.toml', {
+      variant: 'single_on',
+      fromNs: 100_000_000,
+      toNs: 100_300_000,
+    });
+    const schema = catalogOf(wasm).trace;
+    const K = kindCodes(schema);
+    const fields = [
+      [K.sendmsg_wait, fieldIndex(schema, 'sendmsg_wait', 'notsent')],
+      [K.write_space, fieldIndex(schema, 'write_space', 'notsent')],
+    ] as const;
+    const N = m.socks.notsent;
+    const c = m.cols;
+    let checked = 0;
+    for (let r = 0; r < c.t.length; r++) {
+      const f = fields.find(([k]) => k === c.kind[r]);
+      if (!f) continue;
+      const sk = c.sk[r]!;
+      const [a, b] = groupRange(N, sk);
+      // The last change at or before the row (a change at the same instant may be the row's).
+      let j = a;
+      while (j + 1 < b && N.t[j + 1]! <= c.t[r]!) j++;
+      const want = c.values[r * c.stride + f[1]]!;
+      // Changes at the row's instant after it are not the row's: find one that matches.
+      let k = j;
+      while (k > a && N.t[k]! === c.t[r]! && N.v[k * 2]! !== want) k--;
+      expect(N.v[k * 2], `row ${r} at ${c.t[r]} ns`).toBe(want);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(3);
+    // The chart: unsent bytes reach the limit (131072 B) and pass it by at most one 64 KB skb:
+    // tcp_sendmsg asks sk_stream_memory_free only before it starts a new skb.
+    const sk = Array.from(m.socks.sends).indexOf(1);
+    const u = m.charts.notsentMax.subarray(sk * m.charts.bins, (sk + 1) * m.charts.bins);
+    expect(Math.max(...u)).toBeGreaterThan(100_000);
+    expect(Math.max(...u)).toBeLessThanOrEqual(131_072 + 65_536);
+    const f = m.charts.inflightMax.subarray(sk * m.charts.bins, (sk + 1) * m.charts.bins);
+    expect(Math.max(...f)).toBeGreaterThan(0);
+  });
+
+  test('without the limit the unsent bytes are megabytes', () => {
+    const m = runWindow(wasm, 'notsent-lowat.toml', {
+      variant: 'single_off',
+      fromNs: 100_000_000,
+      toNs: 100_300_000,
+    });
+    const sk = Array.from(m.socks.sends).indexOf(1);
+    const u = m.charts.notsentMax.subarray(sk * m.charts.bins, (sk + 1) * m.charts.bins);
+    // From the window's first bin: the snapshot at its start.
+    expect(u[0]).toBeGreaterThan(1_000_000);
+  });
+});
+
+describe('the queues at the window start', () => {
+  // TCP Small Queues step 1 (no TSQ): the qdisc holds about 1.4 MB from before the window; its
+  // chart started the qdisc and NIC lines at 0 and kept the NIC at 0 for 12 ms while the wire
+  // was busy, because the packets enqueued and posted before the window were not counted.
+  test("the qdisc, the TX ring and sk_wmem_alloc are full from the window's first bin", () => {
+    const m = runWindow(wasm, 'tcp-small-queues.toml', {
+      variant: 'off',
+      fromNs: 300_000_000,
+      toNs: 320_000_000,
+    });
+    const c = m.charts;
+    const sk = Array.from(m.socks.sends).indexOf(1);
+    const host = m.summary.result.sockets[sk]!.host;
+    const queued = m.summary.queuedAtStart.filter((q) => q.host === host);
+    const inQdisc = queued.filter((q) => !q.in_ring).reduce((a, q) => a + q.len, 0);
+    const inRing = queued.filter((q) => q.in_ring).reduce((a, q) => a + q.len, 0);
+    expect(inQdisc).toBeGreaterThan(1_000_000);
+    expect(inRing).toBeGreaterThan(0);
+    expect(c.qdiscBytes[host * c.bins]).toBeGreaterThanOrEqual(inQdisc);
+    expect(c.nicBytes[host * c.bins]).toBeGreaterThanOrEqual(inRing);
+    expect(c.wmemMax[sk * c.bins]).toBeGreaterThanOrEqual(
+      m.summary.socketsAtStart[sk]!.sk_wmem_alloc,
+    );
+    // The NIC ring is never empty while the wire is busy (every bin of the window).
+    for (let b = 0; b < c.bins; b++)
+      expect(c.nicBytes[host * c.bins + b], `bin ${b}`).toBeGreaterThan(0);
+  });
+});

@@ -118,6 +118,17 @@ export interface Sockets {
   copies: Series;
   /** `sk_wmem_alloc` after each change (TCP Small Queues' measure). */
   wmem: Series;
+  /**
+   * The write queue's two parts after each change: unsent bytes (`write_seq - snd_nxt`, what
+   * TCP_NOTSENT_LOWAT limits: `tcp_notsent_bytes`... `tcp_stream_memory_free`) and bytes in
+   * flight (`snd_nxt - snd_una`). The first entry is the socket at the window's start.
+   */
+  notsent: Series;
+  /**
+   * `sk_pacing_rate` (B/s, Infinity = unlimited) after each change the trace shows: the rate
+   * `tcp_init_transfer` set at `established`, then each ACK's.
+   */
+  pacing: Series;
   /** App state changes: state (APP_*). */
   app: Series;
   /** Delayed-ACK timer: scheduled at t, pending until v[0], due at v[1]. */
@@ -180,6 +191,10 @@ export interface Charts {
   nicBytes: Float64Array;
   /** Max `sk_wmem_alloc` per bin, per socket. */
   wmemMax: Float64Array;
+  /** Max unsent bytes (`write_seq - snd_nxt`) per bin, per socket. */
+  notsentMax: Float64Array;
+  /** Max bytes in flight (`snd_nxt - snd_una`) per bin, per socket. */
+  inflightMax: Float64Array;
   /** TSQ limits seen in `tcp_small_queue_check` holds (max per bin, per socket; NaN none). */
   tsqLimit: Float64Array;
   /** Segments per data packet: count of packets with 1..64 (index 64 = 64 or more). */
@@ -499,6 +514,7 @@ export function deriveRun(
   const fRcv = F('rcv_data', 'end_seq');
   const fThrottle = F('qdisc_throttle', 'until_ns');
   const fEst = F('established', 'mss');
+  const fEstPacing = F('established', 'pacing_rate');
   const pktField = (kind: number): number => {
     if (kind === K.qdisc_dequeue) return F('qdisc_dequeue', 'pkt');
     if (kind === K.qdisc_drop) return F('qdisc_drop', 'pkt');
@@ -589,6 +605,24 @@ export function deriveRun(
     P.tWire.a[i] = f.left_ns;
     P.tWireEnd.a[i] = f.left_ns;
   }
+  // Packets in a qdisc or a TX ring when the window opened (the engine listed them): they
+  // entered before it, so the queues they are in hold them from its first instant.
+  for (const q of summary.queuedAtStart) {
+    let i = pktById.get(q.pkt);
+    if (i === undefined) {
+      i = newPkt(q.pkt, 0, q.pure_ack ? PKT_ACK : q.end_seq > q.seq ? PKT_DATA : PKT_CTL);
+      P.host.a[i] = q.host;
+      P.sk.a[i] = q.sk ?? -1;
+      P.seq.a[i] = q.seq;
+      P.endSeq.a[i] = q.end_seq;
+      P.ack.a[i] = q.ack_seq;
+      P.len.a[i] = q.len;
+      P.segs.a[i] = q.gso_segs;
+      P.skb.a[i] = q.orig_skb > 0 ? q.orig_skb : NaN;
+    }
+    if (q.in_ring) P.tRing.a[i] = from;
+    else P.tEnq.a[i] = from;
+  }
 
   const skbById = new Map<number, number>();
   const S = {
@@ -628,12 +662,27 @@ export function deriveRun(
   const xmits = new Grouped(nSock, 4);
   const copies = new Grouped(nSock, 2);
   const wmem = new Grouped(nSock, 1);
+  const notsent = new Grouped(nSock, 2);
+  const pacing = new Grouped(nSock, 1);
   const app = new Grouped(nSock, 1);
   const delack = new Grouped(nSock, 2);
   const rcv = new Grouped(nSock, 1);
   const sends = new Uint8Array(nSock);
   const mss = new Float64Array(nSock);
   const wmemNow = new Float64Array(nSock);
+  // write_seq, snd_nxt and snd_una: the snapshot at the window's start, then moved by the copies
+  // (write_seq is the end of the last copy), the transmissions (snd_nxt the highest end sent: a
+  // retransmission ends below it) and the ACKs.
+  const writeSeq = new Float64Array(nSock);
+  const sndNxt = new Float64Array(nSock);
+  const sndUna = new Float64Array(nSock);
+  const pushNotsent = (sk: number, t: number) =>
+    notsent.push(
+      sk,
+      t,
+      Math.max(0, writeSeq[sk]! - sndNxt[sk]!),
+      Math.max(0, sndNxt[sk]! - sndUna[sk]!),
+    );
   const lastCall = nan(nSock);
   const pendingDelack: number[] = new Array<number>(nSock).fill(-1);
   const delackRows: { sk: number; t: number; due: number; end: number }[] = [];
@@ -641,6 +690,14 @@ export function deriveRun(
     const snap = summary.socketsAtStart[s];
     wmemNow[s] = snap ? snap.sk_wmem_alloc : 0;
     if (snap?.established) mss[s] = snap.mss_cache;
+    if (snap) {
+      writeSeq[s] = snap.write_seq;
+      sndNxt[s] = snap.snd_nxt;
+      sndUna[s] = snap.snd_una;
+    }
+    pushNotsent(s, from);
+    // sk_wmem_alloc from the window's first instant, not from the first event that moves it.
+    if (snap) wmem.push(s, from, wmemNow[s]!);
   }
 
   const ringFifo: { pkt: number; descs: number }[][] = Array.from({ length: nHost }, () => []);
@@ -648,6 +705,17 @@ export function deriveRun(
   const ringUsed = new Array<number>(nHost).fill(0);
   const qBacklog = new Array<number>(nHost).fill(NaN);
   const qLen = new Map<number, number>();
+  // The qdisc and TX ring at the window's start (the ring oldest first, one descriptor per
+  // packet as the engine's): the window's first completions free these first.
+  for (const q of summary.queuedAtStart) {
+    if (q.host >= nHost) continue;
+    if (!q.in_ring) {
+      qLen.set(pktById.get(q.pkt)!, q.len);
+      continue;
+    }
+    ringFifo[q.host]!.push({ pkt: pktById.get(q.pkt)!, descs: 1 });
+    ringUsed[q.host]!++;
+  }
   const stops: { host: number; t0: number; t1: number; gate: number }[] = [];
   const openStop: (number | null)[] = new Array<number | null>(nHost).fill(null);
   const openStopGate = new Array<number>(nHost).fill(0);
@@ -741,7 +809,13 @@ export function deriveRun(
         S.sizeGoal.a[i] = V[base + fCopy.goal]!;
         const len = V[base + fCopy.len]!;
         skbEvent(i, r, len >= V[base + fCopy.goal]! ? SKB_FULL : SKB_FILLING, len);
-        if (sk >= 0) copies.push(sk, t, V[base + fCopy.seq]!, V[base + fCopy.end]!);
+        if (sk >= 0) {
+          copies.push(sk, t, V[base + fCopy.seq]!, V[base + fCopy.end]!);
+          if (V[base + fCopy.end]! > writeSeq[sk]!) {
+            writeSeq[sk] = V[base + fCopy.end]!;
+            pushNotsent(sk, t);
+          }
+        }
         break;
       }
       case 6 /* autocork */: {
@@ -810,6 +884,10 @@ export function deriveRun(
           xmits.push(sk, t, seq, end, V[base + fXmit.segs]!, V[base + fXmit.len]!);
           wmemNow[sk] = wmemNow[sk]! + V[base + fXmit.truesize]!;
           wmem.push(sk, t, wmemNow[sk]!);
+          if (end > sndNxt[sk]!) {
+            sndNxt[sk] = end;
+            pushNotsent(sk, t);
+          }
         }
         break;
       }
@@ -944,6 +1022,11 @@ export function deriveRun(
             V[base + fAck.out]!,
             V[base + fAck.acked]!,
           );
+          pacing.push(sk, t, V[base + fAck.pacing]!);
+          if (V[base + fAck.ack]! > sndUna[sk]!) {
+            sndUna[sk] = V[base + fAck.ack]!;
+            pushNotsent(sk, t);
+          }
         }
         break;
       case 26 /* delack_sched */:
@@ -961,7 +1044,10 @@ export function deriveRun(
         if (sk >= 0) rcv.push(sk, t, V[base + fRcv]!);
         break;
       case 28 /* established */:
-        if (sk >= 0) mss[sk] = V[base + fEst]!;
+        if (sk >= 0) {
+          mss[sk] = V[base + fEst]!;
+          pacing.push(sk, t, V[base + fEstPacing]!);
+        }
         break;
       default:
         break;
@@ -979,6 +1065,8 @@ export function deriveRun(
     xmits: xmits.done(),
     copies: copies.done(),
     wmem: wmem.done(),
+    notsent: notsent.done(),
+    pacing: pacing.done(),
     app: app.done(),
     delack: delack.done(),
     rcv: rcv.done(),
@@ -1453,6 +1541,8 @@ function deriveCharts(c: ChartInput): Charts {
   const qdiscBytes = new Float64Array(nHost * bins);
   const nicBytes = new Float64Array(nHost * bins);
   const wmemMax = new Float64Array(nSock * bins);
+  const notsentMax = new Float64Array(nSock * bins);
+  const inflightMax = new Float64Array(nSock * bins);
   const tsqLimit = new Float64Array(nSock * bins).fill(NaN);
   const binOf = (t: number) => Math.min(bins - 1, Math.max(0, Math.floor((t - from) / binNs)));
   const stride = cols.stride;
@@ -1532,6 +1622,14 @@ function deriveCharts(c: ChartInput): Charts {
       const t1 = j + 1 < b ? socks.wmem.t[j + 1]! : to;
       maxOver(wmemMax, s * bins, from, binNs, bins, t0, t1, socks.wmem.v[j]!);
     }
+    const N = socks.notsent;
+    const [na, nb] = groupRange(N, s);
+    for (let j = na; j < nb; j++) {
+      const t0 = N.t[j]!;
+      const t1 = j + 1 < nb ? N.t[j + 1]! : to;
+      maxOver(notsentMax, s * bins, from, binNs, bins, t0, t1, N.v[j * 2]!);
+      maxOver(inflightMax, s * bins, from, binNs, bins, t0, t1, N.v[j * 2 + 1]!);
+    }
   }
   const segsHist = new Float64Array(65);
   const lenHist = new Float64Array(LEN_EDGES.length - 1);
@@ -1557,6 +1655,8 @@ function deriveCharts(c: ChartInput): Charts {
     qdiscBytes,
     nicBytes,
     wmemMax,
+    notsentMax,
+    inflightMax,
     tsqLimit,
     segsHist,
     lenHist,

@@ -61,9 +61,13 @@ export function sockStateAt(m: RunModel, sk: number, t: number): SockState {
     const ss = v[a * w + 2]!;
     st.ssthresh = ss >= INFINITE_SSTHRESH ? null : ss;
     st.srttUs = v[a * w + 3]!;
-    const pacing = v[a * w + 4]!;
-    st.pacingRate = Number.isFinite(pacing) ? pacing : null;
     st.packetsOut = v[a * w + 5]!;
+  }
+  // The rate set at the connection's start, then each ACK's.
+  const p = lastAtOrBefore(so.pacing, sk, t);
+  if (p >= 0) {
+    const pacing = so.pacing.v[p]!;
+    st.pacingRate = Number.isFinite(pacing) ? pacing : null;
   }
   const x = lastAtOrBefore(so.xmits, sk, t);
   if (x >= 0) st.sndNxt = Math.max(st.sndNxt, so.xmits.v[x * so.xmits.width + 1]!);

@@ -68,17 +68,71 @@ export function skbOfByte(m: RunModel, sk: number, seq: number): number {
   return skbsInRange(m, sk, seq, seq + 1)[0] ?? -1;
 }
 
-/** Per-gate totals of the whole run, largest first, with their share of all waiting. */
-export function gateTotals(
-  m: RunModel,
-  schema: TraceSchema,
-): { gate: number; name: string; ns: number; share: number }[] {
-  const t = m.spans.totals;
-  let sum = 0;
-  for (const x of t) sum += x;
-  const out: { gate: number; name: string; ns: number; share: number }[] = [];
-  t.forEach((ns, gate) => {
-    if (ns > 0) out.push({ gate, name: spanName(schema, gate), ns, share: sum > 0 ? ns / sum : 0 });
-  });
-  return out.sort((a, b) => b.ns - a.ns);
+/** One gate's waits over the recorded window (`gateWaits`). */
+export interface GateWaits {
+  gate: number;
+  name: string;
+  /** skbs (in TCP) and packets (below it) held there at least once. */
+  held: number;
+  /** The median and the longest of their waits there (each one's spans added up), ns. */
+  medianNs: number;
+  maxNs: number;
+  /** The share of the window during which at least one of them waited there, 0..1. */
+  busy: number;
+}
+
+/**
+ * Per gate, over the recorded window, what a reader can check against the time line: how many
+ * skbs or packets waited there, the median and longest wait of one, and the share of the
+ * window during which one waited at all. (Adding the waits up counts time once per waiting
+ * skb: 103 s of waiting in a 340 ms window.) Longest total first.
+ */
+export function gateWaits(m: RunModel, schema: TraceSchema): GateWaits[] {
+  const s = m.spans;
+  const from = m.summary.fromNs;
+  const to = m.summary.toNs;
+  // Each skb's (or packet's) time at each gate, and each gate's spans clipped to the window.
+  const waits = new Map<number, Map<string, number>>();
+  const spans = new Map<number, [number, number][]>();
+  for (let i = 0; i + 1 < s.off.length; i++) {
+    for (let j = s.off[i]!; j < s.off[i + 1]!; j++) {
+      const a = Math.max(s.t0[j]!, from);
+      const b = Math.min(s.t1[j]!, to);
+      if (!(b > a)) continue;
+      const g = s.gate[j]!;
+      const who = s.pkt[j]! >= 0 ? `p${s.pkt[j]}` : `s${i}`;
+      const w = waits.get(g) ?? new Map<string, number>();
+      waits.set(g, w);
+      w.set(who, (w.get(who) ?? 0) + (b - a));
+      const list = spans.get(g) ?? [];
+      spans.set(g, list);
+      list.push([a, b]);
+    }
+  }
+  const out: GateWaits[] = [];
+  const total = new Map<number, number>();
+  for (const [gate, w] of waits) {
+    const each = [...w.values()].sort((x, y) => x - y);
+    const list = spans.get(gate)!.sort((x, y) => x[0] - y[0]);
+    let busyNs = 0;
+    let end = -Infinity;
+    for (const [a, b] of list) {
+      if (b <= end) continue;
+      busyNs += b - Math.max(a, end);
+      end = b;
+    }
+    out.push({
+      gate,
+      name: spanName(schema, gate),
+      held: each.length,
+      medianNs: each[(each.length - 1) >> 1]!,
+      maxNs: each[each.length - 1]!,
+      busy: to > from ? busyNs / (to - from) : 0,
+    });
+    total.set(
+      gate,
+      each.reduce((x, y) => x + y, 0),
+    );
+  }
+  return out.sort((a, b) => total.get(b.gate)! - total.get(a.gate)!);
 }

@@ -58,7 +58,7 @@ describe('the embed URL', () => {
       'from_us, to_us: give both or neither',
       'theme: expected auto, light or dark, got "pink"',
       'panels: unknown radio; panels: pipeline, player, chart, counters',
-      'chart: unknown "pie"; charts: throughput, queues, cwnd, sizes, segs, stevens',
+      'chart: unknown "pie"; charts: throughput, queues, cwnd, sizes, segs, stevens, notsent',
     ]);
     expect(config.scenario).toBe('autocorking');
     expect(config.theme).toBe('auto');

@@ -348,8 +348,15 @@ pub enum Ev {
     LossProbe { seq: u64, retrans: bool },
     /// The application's system call started on a busy CPU and waited `wait_ns`.
     CpuWait { wait_ns: u64 },
-    /// Connection established (`tcp_finish_connect` / `tcp_rcv_state_process`).
-    Established { mss: u64, sndbuf: u64, rcvbuf: u64 },
+    /// Connection established (`tcp_finish_connect` / `tcp_rcv_state_process`), with the
+    /// `sk_pacing_rate` `tcp_init_transfer` set (bytes per second, `u64::MAX` unlimited): what
+    /// sizes the first skbs and TSO packets before any ACK carries a rate.
+    Established {
+        mss: u64,
+        sndbuf: u64,
+        rcvbuf: u64,
+        pacing_rate: u64,
+    },
     /// A packet was freed without reaching the wire, at `site` (`kfree_skb`). Never silent: the
     /// run also gets a warning, since links are lossless in this model and the flow may stall.
     Drop { pkt: u64, site: DropSite },
@@ -653,8 +660,14 @@ impl Ev {
                 mss,
                 sndbuf,
                 rcvbuf,
+                pacing_rate,
             } => {
-                vec![("mss", mss), ("sndbuf", sndbuf), ("rcvbuf", rcvbuf)]
+                vec![
+                    ("mss", mss),
+                    ("sndbuf", sndbuf),
+                    ("rcvbuf", rcvbuf),
+                    ("pacing_rate", pacing_rate),
+                ]
             }
             Drop { pkt, site } => vec![("pkt", pkt), ("site", site as u64)],
         }
@@ -811,7 +824,7 @@ impl Ev {
                 if retrans { "the last segment again" } else { "new data" }
             ),
             CpuWait { wait_ns } => write!(s, "waited {} µs for a CPU", wait_ns / 1000),
-            Established { mss, sndbuf, rcvbuf } => write!(
+            Established { mss, sndbuf, rcvbuf, .. } => write!(
                 s,
                 "connection established: mss {mss}, sk_sndbuf {sndbuf}, sk_rcvbuf {rcvbuf}"
             ),
@@ -999,7 +1012,7 @@ pub const KINDS: &[KindInfo] = &[
     KindInfo {
         name: "established",
         func: "tcp_finish_connect",
-        fields: &["mss", "sndbuf", "rcvbuf"],
+        fields: &["mss", "sndbuf", "rcvbuf", "pacing_rate"],
     },
     KindInfo {
         name: "drop",

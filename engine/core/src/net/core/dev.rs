@@ -329,6 +329,14 @@ pub struct NetDevice {
     events: Vec<QdiscEvent>,
 }
 
+impl NetDevice {
+    /// Every packet posted to the TX ring and not yet cleaned by a completion, oldest first
+    /// (serialized or not).
+    pub fn ring_packets(&self) -> impl Iterator<Item = &Packet> {
+        self.ring.iter().map(|s| &s.pkt)
+    }
+}
+
 /// Segment ids: 2^52, plus the host times 2^36, plus a counter; the world's packet ids stay
 /// below 2^52. All stay below 2^53, so the site's f64 trace columns hold them exactly.
 pub(crate) const SEG_ID_BASE: u64 = 1 << 52;

@@ -370,10 +370,16 @@ fn tcp_finish_connect(w: &mut Stack, sk: SockId, rtt_us: u64, passive: bool) {
     let tp = &w.socks[sk as usize];
     let (host, mss, sndbuf, rcvbuf, app) =
         (tp.host, tp.mss_cache, tp.sk_sndbuf, tp.sk_rcvbuf, tp.app);
+    let pacing_rate = if tp.sk_pacing_rate >= tp.profile.pacing_unlimited() {
+        u64::MAX
+    } else {
+        tp.sk_pacing_rate
+    };
     w.emit(host, sk, || Ev::Established {
         mss: mss as u64,
         sndbuf,
         rcvbuf,
+        pacing_rate,
     });
     let now = w.now_ns;
     w.schedule(now, crate::net::host::Event::App(app));

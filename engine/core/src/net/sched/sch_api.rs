@@ -36,6 +36,18 @@ impl Qdisc {
         }
     }
 
+    /// Every packet the qdisc holds now (`tc -s qdisc show`'s backlog, packet by packet), in no
+    /// particular order.
+    pub fn packets(&self) -> Box<dyn Iterator<Item = &Packet> + '_> {
+        match self {
+            Qdisc::Noqueue => Box::new(std::iter::empty()),
+            Qdisc::PfifoFast(q) => Box::new(q.packets()),
+            Qdisc::Fq(q) => Box::new(q.packets()),
+            Qdisc::FqCodel(q) => Box::new(q.packets()),
+            Qdisc::Tbf(q) => Box::new(q.packets()),
+        }
+    }
+
     pub fn enqueue(&mut self, pkt: Packet, now_ns: u64) -> EnqueueResult {
         match self {
             Qdisc::Noqueue => panic!("enqueue on noqueue: dev_queue_xmit must bypass it"),

@@ -66,6 +66,13 @@ impl Bfifo {
     }
 }
 
+impl Bfifo {
+    /// Every packet in the queue, head first.
+    pub fn packets(&self) -> impl Iterator<Item = &Packet> {
+        self.q.iter()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1045,6 +1045,25 @@ impl Fq {
     }
 }
 
+impl Fq {
+    /// Every packet the qdisc holds (its requeue slot, the internal queue, every flow's
+    /// `head` list and `t_root`), in no particular order.
+    pub fn packets(&self) -> impl Iterator<Item = &Packet> {
+        fn flow(f: &FqFlow) -> impl Iterator<Item = &Packet> {
+            f.head
+                .iter()
+                .map(|s| &s.pkt)
+                .chain(f.t_root.values().map(|s| &s.pkt))
+        }
+        let mut out: Vec<&Packet> = self.gso_skb.packets().collect();
+        out.extend(flow(&self.internal));
+        for f in &self.flows_arena {
+            out.extend(flow(f));
+        }
+        out.into_iter()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -554,6 +554,15 @@ impl FqCodel {
     }
 }
 
+impl FqCodel {
+    /// Every packet the qdisc holds (its requeue slot and every flow's queue).
+    pub fn packets(&self) -> impl Iterator<Item = &Packet> {
+        self.gso_skb
+            .packets()
+            .chain(self.flows.iter().flat_map(|f| f.q.iter().map(|s| &s.pkt)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -156,6 +156,11 @@ impl GsoSkb {
         self.q.push_back(pkt);
     }
 
+    /// Every packet in the requeue list.
+    pub fn packets(&self) -> impl Iterator<Item = &Packet> {
+        self.q.iter()
+    }
+
     /// The head of the requeue list, removed.
     pub fn pop(&mut self) -> Option<Packet> {
         let p = self.q.pop_front()?;
@@ -305,6 +310,13 @@ impl PfifoFast {
     }
 }
 
+impl PfifoFast {
+    /// Every packet the qdisc holds (its requeue slot and its bands), in no particular order.
+    pub fn packets(&self) -> impl Iterator<Item = &Packet> {
+        self.gso_skb.packets().chain(self.bands.iter().flatten())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,6 +335,21 @@ mod tests {
             v.push(p.id);
         }
         v
+    }
+
+    #[test]
+    fn packets_lists_every_queued_packet_whatever_its_band() {
+        let mut q = PfifoFast::new(100);
+        q.enqueue(pkt(1, 0, 100), 0);
+        q.enqueue(pkt(2, 1, 200), 0);
+        q.enqueue(pkt(3, 6, 300), 0);
+        let mut listed: Vec<u64> = q.packets().map(|p| p.id).collect();
+        listed.sort();
+        assert_eq!(listed, vec![1, 2, 3]);
+        let bytes: u64 = q.packets().map(|p| p.qdisc_pkt_len() as u64).sum();
+        assert_eq!(bytes, q.backlog_bytes());
+        q.dequeue(0);
+        assert_eq!(q.packets().count(), 2);
     }
 
     #[test]

@@ -366,6 +366,13 @@ fn skb_gso_validate_mac_len(p: &Packet, len: u32) -> bool {
     p.hdr_len + p.gso_size <= len
 }
 
+impl Tbf {
+    /// Every packet the qdisc holds (its requeue slot and its inner bfifo).
+    pub fn packets(&self) -> impl Iterator<Item = &Packet> {
+        self.gso_skb.packets().chain(self.qdisc.packets())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
