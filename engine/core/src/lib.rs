@@ -193,6 +193,13 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
             },
         );
     }
+    // The bytes of an application's peer (the other end of its connection) read: what of its
+    // writes reached the other application.
+    let delivered = |a: &sim::app::App| -> u64 {
+        let peer_sk = w.socks[a.sk as usize].peer;
+        let peer_app = w.socks[peer_sk as usize].app;
+        w.apps[peer_app as usize].bytes_read
+    };
     let apps = w
         .apps
         .iter()
@@ -205,8 +212,11 @@ pub fn result_of(w: &sim::world::World) -> RunResult {
                 flow: a.flow,
                 bytes_written: a.bytes_written,
                 bytes_read: a.bytes_read,
+                // What arrived, not what the send buffer accepted: bytes still queued at the
+                // sender when the run ends are not throughput (sp-tcp --drain and netperf stop
+                // their clocks once the data is delivered).
                 throughput_bps: if elapsed_ns > 0 {
-                    a.bytes_written as f64 * 8.0 / (elapsed_ns as f64 / 1e9)
+                    delivered(a) as f64 * 8.0 / (elapsed_ns as f64 / 1e9)
                 } else {
                     0.0
                 },

@@ -215,10 +215,10 @@ fn autocorking_tips_cpu_bound_flows_into_line_rate() {
 
 // ---- Commit c9bee3b7 "tcp: TCP_NOTSENT_LOWAT socket option" (200 flows) ----
 
-const LOWAT_MEM: &str = "with 131072 the model's memory (18182 pages) is close to the commit's (20567), but \
-without it the model holds 1.64x the commit's 45458 pages: on a lossless link every flow's cwnd, and \
+const LOWAT_MEM: &str = "with 131072 the model's memory (15577 pages) is below the commit's (20567), and \
+without it the model holds 1.14x the commit's 45458 pages: on a lossless link every flow's cwnd, and \
 the send buffer autotuned to twice it, grows further than on the commit's network, where losses \
-bound cwnd; the ratio comes out 0.24 instead of 0.45, and throughput drops 4.5% instead of <1%";
+bound cwnd; the ratio comes out 0.30 instead of 0.45";
 
 #[test]
 fn notsent_lowat_halves_tcp_memory_of_200_flows() {
@@ -235,14 +235,14 @@ fn notsent_lowat_halves_tcp_memory_of_200_flows() {
         LOWAT_MEM,
         within(pages(&on) / pages(&off), 20567.0 / 45458.0, 0.15),
     );
+    // The commit: throughput -0.7 %. Throughput is what arrived (bytes still in a send buffer
+    // when the run ends are not counted): the unsent bytes TCP_NOTSENT_LOWAT keeps out of the
+    // kernel were never delivered.
     let change = (stream_mbps(&on) - stream_mbps(&off)).abs() / stream_mbps(&off);
-    known_failure(
-        LOWAT_MEM,
-        if change < 0.03 {
-            Ok(())
-        } else {
-            Err(format!("throughput changed by {:.1}%", change * 100.0))
-        },
+    assert!(
+        change < 0.01,
+        "throughput changed by {:.1}%",
+        change * 100.0
     );
 }
 

@@ -28,3 +28,26 @@ fn flows_connect_one_interval_apart() {
     );
     assert_eq!(opens(600, 2000), 4, "the fourth at 1.8 ms");
 }
+
+/// Throughput is what arrived: a 10 Mbit/s link never reports more than 10 Mbit/s, however
+/// much the writers' send buffers accepted before the run ended (issue 15).
+#[test]
+fn throughput_counts_bytes_delivered_not_bytes_the_send_buffer_accepted() {
+    let r = run(
+        "autocorking.toml",
+        Some("on"),
+        &["link.rate_mbit=10", "sim.duration_ms=300"],
+    );
+    let senders = || r.apps.iter().filter(|a| a.kind == "tcp_stream");
+    let mbit: f64 = senders().map(|a| a.throughput_bps).sum::<f64>() / 1e6;
+    let written_mbit: f64 =
+        senders().map(|a| a.bytes_written).sum::<u64>() as f64 * 8.0 / r.elapsed_s / 1e6;
+    assert!(
+        written_mbit > 10.0,
+        "the writers' send buffers accepted more than the link carries ({written_mbit:.1} Mbit/s)"
+    );
+    assert!(
+        mbit <= 10.0 && mbit > 8.0,
+        "throughput {mbit:.2} Mbit/s on a 10 Mbit/s link"
+    );
+}

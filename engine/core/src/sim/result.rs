@@ -73,9 +73,10 @@ pub struct AppResult {
     pub flow: u32,
     /// Bytes the application's `send()` calls accepted.
     pub bytes_written: u64,
-    /// Bytes the peer application read.
+    /// Bytes the application read.
     pub bytes_read: u64,
-    /// `bytes_written * 8 / elapsed`, bits per second.
+    /// What of its writes the peer application read, × 8 / elapsed: bits per second delivered
+    /// (bytes still in the send buffer when the run ends are not throughput).
     pub throughput_bps: f64,
     /// CPU time of the application's threads (system calls and the softirq work charged to
     /// them), like `perf stat`'s task-clock.

@@ -10,11 +10,12 @@ kind: string, flow: number,
  */
 bytes_written: number, 
 /**
- * Bytes the peer application read.
+ * Bytes the application read.
  */
 bytes_read: number, 
 /**
- * `bytes_written * 8 / elapsed`, bits per second.
+ * What of its writes the peer application read, × 8 / elapsed: bits per second delivered
+ * (bytes still in the send buffer when the run ends are not throughput).
  */
 throughput_bps: number, 
 /**
