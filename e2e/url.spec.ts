@@ -65,10 +65,10 @@ test('any stretch of the whole run can be recorded, and the link keeps it', asyn
 }) => {
   await sendpath.goto('./?s=autocorking&v=on');
   await sendpath.ready();
-  const window = page.getByRole('form', { name: 'Recorded window' });
-  await window.getByLabel('from (ms)').fill('100');
-  await window.getByLabel('to (ms)').fill('101');
-  await window.getByRole('button', { name: 'Record this window' }).click();
+  const window = page.getByRole('form', { name: 'Part of the run to trace' });
+  await window.getByLabel('from (ms into the run)').fill('100');
+  await window.getByLabel('to (ms into the run)').fill('101');
+  await window.getByRole('button', { name: 'Trace this part' }).click();
   await sendpath.ready();
   await expect(page).toHaveURL(/from=100000000&to=101000000/);
   await sendpath.reveal(/^Decision log/);

@@ -41,10 +41,10 @@ export const en = {
     running: 'Running…',
     updated: (events: number, window: string) =>
       `${formatCount(events)} events recorded over ${window}`,
-    window: 'Recorded window',
-    windowFrom: 'from (ms)',
-    windowTo: 'to (ms)',
-    windowApply: 'Record this window',
+    window: 'Part of the run to trace',
+    windowFrom: 'from (ms into the run)',
+    windowTo: 'to (ms into the run)',
+    windowApply: 'Trace this part',
     windowOf: (ms: number) => `of a ${formatNs(ms * 1e6)} run`,
     truncated: 'The trace hit its limit: events after its last record are missing.',
     shownIsBase: (e: string) =>
@@ -70,7 +70,9 @@ export const en = {
     noMore: (kind: string) => `No further ${kind} in this run`,
     speed: 'Speed',
     speedValue: (speed: number) =>
-      speed >= 1e9 ? `${trim3(speed / 1e9)}× real time` : `${formatNs(speed)} per second`,
+      speed >= 1e9
+        ? `${trim3(speed / 1e9)}× real time`
+        : `slow motion: 1 s here is ${formatNs(speed)} in the kernel`,
     scrubber: 'Time cursor',
     time: 'Time',
     event: (row: number, total: number) =>

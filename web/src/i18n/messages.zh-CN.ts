@@ -38,10 +38,10 @@ export const zhCN = {
     running: '运行中…',
     updated: (events: number, window: string) =>
       `在 ${window} 内记录了 ${formatCount(events)} 个事件`,
-    window: '记录窗口',
-    windowFrom: '起点（ms）',
-    windowTo: '终点（ms）',
-    windowApply: '记录这个窗口',
+    window: '要跟踪的运行片段',
+    windowFrom: '起点（运行开始后 ms）',
+    windowTo: '终点（运行开始后 ms）',
+    windowApply: '跟踪这一段',
     windowOf: (ms: number) => `（整个运行共 ${formatNs(ms * 1e6)}）`,
     truncated: '跟踪记录达到上限：最后一条记录之后的事件缺失。',
     shownIsBase: (e: string) => `链接中的设置未被采用（${e}）；显示的是场景文件原样的运行结果。`,
@@ -65,7 +65,9 @@ export const zhCN = {
     noMore: (kind: string) => `本次运行中没有更多的 ${kind}`,
     speed: '速度',
     speedValue: (speed: number) =>
-      speed >= 1e9 ? `实时的 ${trim3(speed / 1e9)} 倍` : `每秒 ${formatNs(speed)}`,
+      speed >= 1e9
+        ? `实时的 ${trim3(speed / 1e9)} 倍`
+        : `慢放：这里 1 秒是内核中的 ${formatNs(speed)}`,
     scrubber: '时间游标',
     time: '时间',
     event: (row: number, total: number) =>
