@@ -51,3 +51,25 @@ fn throughput_counts_bytes_delivered_not_bytes_the_send_buffer_accepted() {
         "throughput {mbit:.2} Mbit/s on a 10 Mbit/s link"
     );
 }
+
+/// The fq lesson's paced run (4 flows, `maxrate` 2.5 Gbit/s each) stays under 4 x 2.5 Gbit/s
+/// and under the unpaced run, which sends more (issue 17: it read 10,141 Mbit/s when throughput
+/// counted what the send buffers accepted).
+#[test]
+fn fq_maxrate_caps_what_the_paced_flows_deliver() {
+    let mbit = |variant: &str| {
+        let r = run("fq-pacing-autocorking.toml", Some(variant), &[]);
+        r.apps
+            .iter()
+            .filter(|a| a.kind == "tcp_stream")
+            .map(|a| a.throughput_bps)
+            .sum::<f64>()
+            / 1e6
+    };
+    let (paced, unpaced) = (mbit("paced"), mbit("unpaced"));
+    assert!(paced <= 4.0 * 2500.0, "paced {paced:.0} Mbit/s");
+    assert!(
+        paced < unpaced,
+        "paced {paced:.0} against unpaced {unpaced:.0} Mbit/s"
+    );
+}
