@@ -78,10 +78,11 @@ pub struct CpuCosts {
     pub dev_xmit_ns: u64,
     /// The qdisc path on top of that: enqueue, `__qdisc_run`, dequeue, `sch_direct_xmit`,
     /// locks. Measured (quiet) with pfifo_fast on the veth: dev layer 65 ns (vs 48) plus 34 ns in
-    /// the pfifo_fast functions: about 50 ns. tbf adds nothing more: counted with tracepoints
-    /// (2026-11-27, `tools/measure-cpu-costs/tbf-run.sh`), its watchdog is armed about 2.5 k
-    /// times a second behind `tbf rate 1gbit burst 16kb` and a write costs 8 % more than on a
-    /// bare veth (1.13 against 1.05 µs, both in the VM's slower state).
+    /// the pfifo_fast functions: about 50 ns. tbf is charged nothing more: counted with
+    /// tracepoints on an AMD EPYC VM (2026-11-27, `tools/measure-cpu-costs/tbf-run.sh`), its
+    /// watchdog is armed about 2.5 k times a second behind `tbf rate 1gbit burst 16kb` and a
+    /// write costs 8 % more than on a bare veth (1.13 against 1.05 µs); on the Intel Xeon VM of
+    /// this table and the recordings the gap was larger (see `autocork-tbf1g-*`), not isolated.
     pub qdisc_ns: u64,
     /// The driver's `ndo_start_xmit` per descriptor. Stand-in measured (quiet): `veth_xmit` 129 ns
     /// (117..141) (it hands the skb to the peer's backlog and sends an RPS IPI instead of writing a
