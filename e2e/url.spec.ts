@@ -65,9 +65,9 @@ test('any stretch of the whole run can be recorded, and the link keeps it', asyn
 }) => {
   await sendpath.goto('./?s=autocorking&v=on');
   await sendpath.ready();
-  const window = page.getByRole('form', { name: 'Part of the run to trace' });
-  await window.getByLabel('from (ms into the run)').fill('100');
-  await window.getByLabel('to (ms into the run)').fill('101');
+  const window = page.getByRole('form', { name: 'Traced part of the run' });
+  await window.getByLabel('from (ms)').fill('100');
+  await window.getByLabel('to (ms)').fill('101');
   await window.getByRole('button', { name: 'Trace this part' }).click();
   await sendpath.ready();
   await expect(page).toHaveURL(/from=100000000&to=101000000/);

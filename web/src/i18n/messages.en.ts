@@ -41,9 +41,9 @@ export const en = {
     running: 'Running…',
     updated: (events: number, window: string) =>
       `${formatCount(events)} events recorded over ${window}`,
-    window: 'Part of the run to trace',
-    windowFrom: 'from (ms into the run)',
-    windowTo: 'to (ms into the run)',
+    window: 'Traced part of the run',
+    windowFrom: 'from (ms)',
+    windowTo: 'to (ms)',
     windowApply: 'Trace this part',
     windowOf: (ms: number) => `of a ${formatNs(ms * 1e6)} run`,
     truncated: 'The trace hit its limit: events after its last record are missing.',

@@ -38,9 +38,9 @@ export const zhCN = {
     running: '运行中…',
     updated: (events: number, window: string) =>
       `在 ${window} 内记录了 ${formatCount(events)} 个事件`,
-    window: '要跟踪的运行片段',
-    windowFrom: '起点（运行开始后 ms）',
-    windowTo: '终点（运行开始后 ms）',
+    window: '跟踪的运行片段',
+    windowFrom: '起点（ms）',
+    windowTo: '终点（ms）',
     windowApply: '跟踪这一段',
     windowOf: (ms: number) => `（整个运行共 ${formatNs(ms * 1e6)}）`,
     truncated: '跟踪记录达到上限：最后一条记录之后的事件缺失。',

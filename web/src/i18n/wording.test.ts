@@ -13,10 +13,9 @@ describe('the time controls in the kernel’s terms', () => {
     expect(en.player.speedValue(2e9)).toBe('2× real time');
   });
 
-  it('name the traced part of the run and its bounds in ms into the run', () => {
-    expect(en.run.window).toBe('Part of the run to trace');
-    expect(en.run.windowFrom).toBe('from (ms into the run)');
-    expect(en.run.windowTo).toBe('to (ms into the run)');
-    expect(zhCN.run.windowFrom).toContain('运行开始后');
+  it('name the traced part of the run', () => {
+    expect(en.run.window).toBe('Traced part of the run');
+    expect(en.run.windowApply).toBe('Trace this part');
+    expect(zhCN.run.window).toBe('跟踪的运行片段');
   });
 });
