@@ -8,6 +8,8 @@
 // number is inferred (which packets a TX completion freed: the ring is a FIFO; a packet's
 // qdisc bytes: the backlog's growth at its enqueue), the rule is stated where it is applied.
 
+import type { InFlight } from '../engine/generated/InFlight';
+import type { Queued } from '../engine/generated/Queued';
 import type { SessionSummary } from '../engine/generated/SessionSummary';
 import { fieldIndex, gateCode, kindCodes, type TraceSchema } from './catalog';
 import { lowerBound, type TraceColumns } from './trace';
@@ -589,37 +591,31 @@ export function deriveRun(
   };
   const pkt = (id: number, row: number): number => pktById.get(id) ?? newPkt(id, row, PKT_CTL);
 
+  // A packet the engine listed at the window's start (on a wire, or in a qdisc or TX ring):
+  // its header into the columns.
+  const listed = (p: Queued | InFlight, host: number): number => {
+    const i = newPkt(p.pkt, 0, p.pure_ack ? PKT_ACK : p.end_seq > p.seq ? PKT_DATA : PKT_CTL);
+    P.host.a[i] = host;
+    P.sk.a[i] = p.sk ?? -1;
+    P.seq.a[i] = p.seq;
+    P.endSeq.a[i] = p.end_seq;
+    P.ack.a[i] = p.ack_seq;
+    P.len.a[i] = p.len;
+    P.segs.a[i] = p.gso_segs;
+    P.skb.a[i] = p.orig_skb > 0 ? p.orig_skb : NaN;
+    return i;
+  };
   // Packets already on a wire when the window opened: their earlier events are not in the
   // trace, the engine listed them (the instant their last bit left, and where they go).
   for (const f of summary.inFlightAtStart) {
-    const i = P.id.n;
-    newPkt(f.pkt, 0, f.pure_ack ? PKT_ACK : f.end_seq > f.seq ? PKT_DATA : PKT_CTL);
-    P.host.a[i] = f.src_host;
-    P.sk.a[i] = f.sk ?? -1;
-    P.seq.a[i] = f.seq;
-    P.endSeq.a[i] = f.end_seq;
-    P.ack.a[i] = f.ack_seq;
-    P.len.a[i] = f.len;
-    P.segs.a[i] = f.gso_segs;
-    P.skb.a[i] = f.orig_skb > 0 ? f.orig_skb : NaN;
+    const i = listed(f, f.src_host);
     P.tWire.a[i] = f.left_ns;
     P.tWireEnd.a[i] = f.left_ns;
   }
   // Packets in a qdisc or a TX ring when the window opened (the engine listed them): they
   // entered before it, so the queues they are in hold them from its first instant.
   for (const q of summary.queuedAtStart) {
-    let i = pktById.get(q.pkt);
-    if (i === undefined) {
-      i = newPkt(q.pkt, 0, q.pure_ack ? PKT_ACK : q.end_seq > q.seq ? PKT_DATA : PKT_CTL);
-      P.host.a[i] = q.host;
-      P.sk.a[i] = q.sk ?? -1;
-      P.seq.a[i] = q.seq;
-      P.endSeq.a[i] = q.end_seq;
-      P.ack.a[i] = q.ack_seq;
-      P.len.a[i] = q.len;
-      P.segs.a[i] = q.gso_segs;
-      P.skb.a[i] = q.orig_skb > 0 ? q.orig_skb : NaN;
-    }
+    const i = pktById.get(q.pkt) ?? listed(q, q.host);
     if (q.in_ring) P.tRing.a[i] = from;
     else P.tEnq.a[i] = from;
   }
