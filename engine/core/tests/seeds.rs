@@ -149,15 +149,6 @@ fn the_2_mb_transfer_takes_about_as_long_as_the_commits_0_36_s() {
 
 // ---- Commit f54b3111 "tcp: auto corking" (3.14, 4 flows of 128-byte writes, 10 Gbit/s) ----
 
-fn stream_mbps(r: &sendpath_core::RunResult) -> f64 {
-    r.apps
-        .iter()
-        .filter(|a| a.kind == "tcp_stream")
-        .map(|a| a.throughput_bps)
-        .sum::<f64>()
-        / 1e6
-}
-
 fn sender_cpu_s(r: &sendpath_core::RunResult) -> f64 {
     r.apps
         .iter()

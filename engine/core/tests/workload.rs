@@ -38,10 +38,14 @@ fn throughput_counts_bytes_delivered_not_bytes_the_send_buffer_accepted() {
         Some("on"),
         &["link.rate_mbit=10", "sim.duration_ms=300"],
     );
-    let senders = || r.apps.iter().filter(|a| a.kind == "tcp_stream");
-    let mbit: f64 = senders().map(|a| a.throughput_bps).sum::<f64>() / 1e6;
-    let written_mbit: f64 =
-        senders().map(|a| a.bytes_written).sum::<u64>() as f64 * 8.0 / r.elapsed_s / 1e6;
+    let mbit = stream_mbps(&r);
+    let written: u64 = r
+        .apps
+        .iter()
+        .filter(|a| a.kind == "tcp_stream")
+        .map(|a| a.bytes_written)
+        .sum();
+    let written_mbit = written as f64 * 8.0 / r.elapsed_s / 1e6;
     assert!(
         written_mbit > 10.0,
         "the writers' send buffers accepted more than the link carries ({written_mbit:.1} Mbit/s)"
@@ -57,15 +61,7 @@ fn throughput_counts_bytes_delivered_not_bytes_the_send_buffer_accepted() {
 /// counted what the send buffers accepted).
 #[test]
 fn fq_maxrate_caps_what_the_paced_flows_deliver() {
-    let mbit = |variant: &str| {
-        let r = run("fq-pacing-autocorking.toml", Some(variant), &[]);
-        r.apps
-            .iter()
-            .filter(|a| a.kind == "tcp_stream")
-            .map(|a| a.throughput_bps)
-            .sum::<f64>()
-            / 1e6
-    };
+    let mbit = |variant: &str| stream_mbps(&run("fq-pacing-autocorking.toml", Some(variant), &[]));
     let (paced, unpaced) = (mbit("paced"), mbit("unpaced"));
     assert!(paced <= 4.0 * 2500.0, "paced {paced:.0} Mbit/s");
     assert!(

@@ -33,6 +33,11 @@ pub fn run(name: &str, variant: Option<&str>, sets: &[&str]) -> RunResult {
     run_source(&src, name, &opts).unwrap().result
 }
 
+/// The stream writers' throughput together, Mbit/s (the `throughput_mbit` metric).
+pub fn stream_mbps(r: &RunResult) -> f64 {
+    sendpath_core::metric(r, "throughput_mbit").unwrap()
+}
+
 /// A counter of a host (0 when the counter never moved).
 pub fn counter(r: &RunResult, host: &str, name: &str) -> u64 {
     r.hosts[host].counters.get(name).copied().unwrap_or(0)
