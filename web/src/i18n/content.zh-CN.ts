@@ -41,6 +41,8 @@ export const keysZh: Record<string, string> = {
   'sim.seed': '本次运行随机数（定时器节拍相位）的种子；种子相同，运行结果相同',
   'sim.duration_ms': '模拟时间上限：工作负载未完成时，运行在此时停止',
   'sim.hz': 'CONFIG_HZ：每秒的 jiffies 数；延迟确认和重传定时器以 jiffies 计时',
+  'kernel.max_header':
+    '内核构建的 MAX_HEADER（字节）：LL_MAX_HEADER（32；启用 CONFIG_WLAN 时 96；启用 CONFIG_HYPERV_NET 时 128），编译了 IP 隧道再加 48；发行版内核为 176，精简构建为 32。MAX_TCP_HEADER = 128 + 它，决定每个 skb 头部的大小（truesize）以及 tcp_sndbuf_expand 按每个 MSS 计算的内存',
   TCP_NODELAY: '关闭 Nagle 算法：即使有数据未被确认，也发送小于 MSS 的分段',
   TCP_CORK: '保持 socket 塞住：只发送满尺寸的分段（直到解除或探测定时器触发）',
   TCP_QUICKACK: '连接后执行一次 setsockopt(TCP_QUICKACK, 1)：退出 pingpong 模式（不是永久的）',

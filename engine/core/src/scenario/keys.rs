@@ -145,6 +145,15 @@ pub static KEYS: &[KeyDef] = &[
         doc: "CONFIG_HZ: jiffies per second; delayed-ACK and retransmission timers tick in jiffies",
         default: |c| s(&c.profile.default_hz.to_string()),
     },
+    KeyDef {
+        name: "kernel.max_header",
+        group: Group::Run,
+        kind: Kind::Int { min: 32, max: 256 },
+        since: None,
+        per_host: false,
+        doc: "MAX_HEADER of the kernel build, bytes: LL_MAX_HEADER (32; 96 with CONFIG_WLAN; 128 with CONFIG_HYPERV_NET) + 48 with IP tunnels; distribution kernels 176, a minimal build 32. MAX_TCP_HEADER = 128 + it sizes each skb's head (truesize) and tcp_sndbuf_expand's charge per MSS",
+        default: |c| int(c.profile.max_header as i64),
+    },
     // ---- socket options ----
     KeyDef {
         name: "TCP_NODELAY",

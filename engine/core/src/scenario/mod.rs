@@ -330,6 +330,8 @@ impl Scenario {
             vals
         };
         let g = Getter(&first);
+        let mut profile = profile;
+        profile.set_max_header(g.int("kernel.max_header") as u32);
         let mut warnings = warnings;
         inapplicable_keys(&layers, &first, &hosts, loopback, veth, &mut warnings);
         let cfg = Config {

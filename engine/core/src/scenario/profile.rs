@@ -149,17 +149,22 @@ pub struct Profile {
     pub psh_full_segment_pushed: bool,
     /// 4.7+ (051ba67447de): `__tcp_transmit_skb` sets PSH on every TSO packet to flush GRO.
     pub psh_every_tso_packet: bool,
-    /// `skb->truesize` of a freshly allocated data skb, bytes: `SKB_TRUESIZE` of its head.
-    /// 3.x/4.4: `select_size()` allocates a 2048-byte head (`alloc_skb_fclone(size +
-    /// MAX_TCP_HEADER)` rounded by kmalloc to 2048) + `sizeof(struct sk_buff)` 232 aligned to 256
-    /// = 2304. 6.3+: `alloc_skb_fclone(MAX_TCP_HEADER)` from the small-head cache:
-    /// `SKB_HEAD_ALIGN(320)` = 640 + 256 = 896.
-    pub skb_head_truesize: u32,
+    /// 6.3+ (bf9f1baa279f): header-only skbs (`alloc_skb_fclone(MAX_TCP_HEADER)`) take their
+    /// head from `skb_small_head_cache`; before, from kmalloc's power-of-two slabs. See
+    /// [`Profile::skb_alloc_truesize`].
+    pub small_head_cache: bool,
     /// Payload bytes that fit in the head before page frags are used (they do not grow
     /// truesize): 3.x/4.4 `SKB_WITH_OVERHEAD(2048 - MAX_TCP_HEADER)` = 2048 - 304 - 320 = 1424;
     /// 6.x: 0 (payload always in page frags).
     pub skb_linear_payload: u32,
-    /// `MAX_TCP_HEADER` (128 + `MAX_HEADER`; cache-aligned since 4.x): 304 on 3.x, 320 on 6.x.
+    /// `MAX_HEADER` of the kernel build (`include/linux/netdevice.h`): `LL_MAX_HEADER` (32; 96
+    /// with CONFIG_WLAN; 128 with CONFIG_HYPERV_NET or CONFIG_MAC80211_MESH), plus 48 when an IP
+    /// tunnel is built (CONFIG_NET_IPIP, CONFIG_NET_IPGRE, CONFIG_IPV6_SIT,
+    /// CONFIG_IPV6_TUNNEL). Distribution kernels: 176. Key `kernel.max_header`.
+    pub max_header: u32,
+    /// `MAX_TCP_HEADER` = `128 + MAX_HEADER`, `L1_CACHE_ALIGN`ed on the 6.x profile: 304 on the
+    /// 3.x/4.4 profiles and 320 on 6.18 with a distribution kernel's `MAX_HEADER`, 192 with a
+    /// minimal build's (32). Set through [`Profile::set_max_header`].
     pub max_tcp_header: u32,
     /// `tcp_limit_output_bytes` default.
     pub tcp_limit_output_bytes: u64,
@@ -170,7 +175,28 @@ pub struct Profile {
     pub ip_out_requests_in_local_out: bool,
 }
 
+/// `MAX_HEADER` of a distribution kernel (`LL_MAX_HEADER` 128 for CONFIG_HYPERV_NET or mesh
+/// Wi-Fi, + 48 for IP tunnels): the default of `kernel.max_header`.
+pub const DISTRO_MAX_HEADER: u32 = 176;
+
+/// `MAX_TCP_HEADER` (`include/net/tcp.h`): `L1_CACHE_ALIGN(128 + MAX_HEADER)` on the 6.x
+/// profile (64-byte lines), `128 + MAX_HEADER` on the older ones.
+fn max_tcp_header(aligned: bool, max_header: u32) -> u32 {
+    let raw = 128 + max_header;
+    if aligned {
+        raw.div_ceil(64) * 64
+    } else {
+        raw
+    }
+}
+
 impl Profile {
+    /// `kernel.max_header`: the build's `MAX_HEADER`, and `MAX_TCP_HEADER` from it.
+    pub fn set_max_header(&mut self, max_header: u32) {
+        self.max_header = max_header;
+        self.max_tcp_header = max_tcp_header(self.kernel >= Kernel::V6_18, max_header);
+    }
+
     pub fn of(kernel: Kernel) -> Profile {
         use Kernel::*;
         let modern = kernel >= V6_18;
@@ -202,9 +228,10 @@ impl Profile {
             quickack_counts_acks: modern,
             psh_full_segment_pushed: modern,
             psh_every_tso_packet: modern,
-            skb_head_truesize: if modern { 896 } else { 2304 },
+            small_head_cache: modern,
             skb_linear_payload: if modern { 0 } else { 1424 },
-            max_tcp_header: if modern { 320 } else { 304 },
+            max_header: DISTRO_MAX_HEADER,
+            max_tcp_header: max_tcp_header(modern, DISTRO_MAX_HEADER),
             tcp_limit_output_bytes: match kernel {
                 V3_13 | V3_14 | V3_18 | V3_19 => 131_072,
                 V4_4 => 262_144,
@@ -320,8 +347,8 @@ pub static SWITCHES: &[Switch] = &[
     Switch {
         name: "skb_head_truesize",
         commit: "bf9f1baa279f (6.3, small skb->head cache)",
-        what: "truesize of a fresh data skb's head: 2304 B (3.x/4.4) or 896 B (6.3+)",
-        value: |p| p.skb_head_truesize.to_string(),
+        what: "truesize of a fresh data skb's head: 2304 B (3.x/4.4) or, from the small head cache, 960 B (6.18 with a distribution kernel's MAX_HEADER; 832 B with a minimal build's)",
+        value: |p| p.skb_alloc_truesize(p.skb_linear_payload).to_string(),
         evidence: "kind:sendmsg_copy",
     },
 ];

@@ -739,9 +739,14 @@ mod tests {
             "eagain: {sleeps} sleeps for {calls} calls"
         );
         let (_, block_bytes, _) = writer("block");
+        // About the same throughput, other wake-ups. The 128 KB buffer holds about eight 16 KB
+        // writes, and where a blocking send() copies part of a write before it sleeps the
+        // epoll writer's call returns, so where the buffer's edge falls moves whole writes: with
+        // 6.18's 960-byte skb heads the two wrote 1.998 and 2.198 MB (9 % apart), with the lab
+        // build's 832-byte heads 2.147 and 2.178 MB.
         assert!(
-            block_bytes.abs_diff(bytes) * 20 < bytes,
-            "same throughput, other wake-ups"
+            block_bytes.abs_diff(bytes) * 8 < bytes,
+            "same throughput, other wake-ups: block {block_bytes} B, eagain {bytes} B"
         );
     }
 }

@@ -12,16 +12,26 @@ use crate::trace::{AckReason, Ev, Gate};
 
 impl Profile {
     /// `skb->truesize` of a new skb with `linear` payload bytes of head room, as
-    /// `alloc_skb_fclone(linear + MAX_TCP_HEADER)` sizes it: `SKB_DATA_ALIGN` of the head plus
-    /// `skb_shared_info` (320), rounded up by kmalloc to a power of two, plus `struct sk_buff`
-    /// (256). 6.3+ serves a header-only head from `skb_small_head_cache` (640 bytes).
+    /// `alloc_skb_fclone(linear + MAX_TCP_HEADER)` sizes it (`net/core/skbuff.c`): `SKB_DATA_ALIGN`
+    /// of the head plus `skb_shared_info` (320), rounded up by kmalloc to a power of two, plus
+    /// `struct sk_buff` (256). 6.3+ serves a header-only head from `skb_small_head_cache`:
+    /// `SKB_HEAD_ALIGN(max(MAX_TCP_HEADER, GRO_MAX_HEAD_PAD))` (the `GRO_MAX_HEAD_PAD` term since
+    /// 6.14, "net: allow small head cache usage with large MAX_SKB_FRAGS values": `MAX_HEADER + 128 + NET_SKB_PAD` 64 + `NET_IP_ALIGN` 0 on x86),
+    /// moved off a power of two by one cache line. On this project's lab kernel
+    /// (`MAX_HEADER` 32) that is 832 bytes: `ss -tm` shows `w833` for one corked byte.
     pub fn skb_alloc_truesize(&self, linear: u32) -> u32 {
         let shinfo = 320;
-        let head = (linear.div_ceil(4) * 4 + self.max_tcp_header).div_ceil(64) * 64 + shinfo;
-        let head = if self.skb_head_truesize < 1024 && linear == 0 {
-            head // small-head cache: exactly SKB_HEAD_ALIGN(MAX_TCP_HEADER)
+        let head = if self.small_head_cache && linear == 0 {
+            let gro_max_head_pad = self.max_header + 128 + 64;
+            let small = self.max_tcp_header.max(gro_max_head_pad).div_ceil(64) * 64 + shinfo;
+            if small.is_power_of_two() {
+                small + 64
+            } else {
+                small
+            }
         } else {
-            head.next_power_of_two()
+            ((linear.div_ceil(4) * 4 + self.max_tcp_header).div_ceil(64) * 64 + shinfo)
+                .next_power_of_two()
         };
         head + 256
     }
@@ -1697,8 +1707,15 @@ mod tests {
         assert_eq!(old.skb_alloc_truesize(old.skb_linear_payload), 2304);
         // tso_fragment's header-only skb: kmalloc(640) -> 1024 + 256.
         assert_eq!(old.skb_alloc_truesize(0), 1280);
-        let new = Kernel::V6_18.profile();
-        assert_eq!(new.skb_alloc_truesize(0), 896);
+        let mut new = Kernel::V6_18.profile();
+        // A distribution kernel: MAX_TCP_HEADER 320, GRO_MAX_HEAD_PAD 368 -> 384 + 320 + 256.
+        assert_eq!(new.max_tcp_header, 320);
+        assert_eq!(new.skb_alloc_truesize(0), 960);
+        // The lab's minimal build (MAX_HEADER 32): max(192, 224) -> 256 + 320 = 576 (not a
+        // power of two) + 256 = 832, as `ss -tm` reports (w833 for one byte) on that kernel.
+        new.set_max_header(32);
+        assert_eq!(new.max_tcp_header, 192);
+        assert_eq!(new.skb_alloc_truesize(0), 832);
     }
 
     #[test]
