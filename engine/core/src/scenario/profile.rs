@@ -149,6 +149,10 @@ pub struct Profile {
     pub psh_full_segment_pushed: bool,
     /// 4.7+ (051ba67447de): `__tcp_transmit_skb` sets PSH on every TSO packet to flush GRO.
     pub psh_every_tso_packet: bool,
+    /// 6.10+ (8ee602c63520, "tcp: try to send bigger TSO packets"): `tcp_write_xmit` grows a
+    /// head skb smaller than the packet it may send with payload from the next one
+    /// (`tcp_grow_skb`).
+    pub grow_skb: bool,
     /// 6.3+ (bf9f1baa279f): header-only skbs (`alloc_skb_fclone(MAX_TCP_HEADER)`) take their
     /// head from `skb_small_head_cache`; before, from kmalloc's power-of-two slabs. See
     /// [`Profile::skb_alloc_truesize`].
@@ -229,6 +233,7 @@ impl Profile {
             psh_full_segment_pushed: modern,
             psh_every_tso_packet: modern,
             small_head_cache: modern,
+            grow_skb: modern,
             skb_linear_payload: if modern { 0 } else { 1424 },
             max_header: DISTRO_MAX_HEADER,
             max_tcp_header: max_tcp_header(modern, DISTRO_MAX_HEADER),
@@ -343,6 +348,13 @@ pub static SWITCHES: &[Switch] = &[
         what: "__tcp_transmit_skb sets PSH on every TSO packet to flush GRO",
         value: |p| p.psh_every_tso_packet.to_string(),
         evidence: "kind:gro",
+    },
+    Switch {
+        name: "grow_skb",
+        commit: "8ee602c63520 (6.10)",
+        what: "tcp_write_xmit moves payload from the next skb into a head skb smaller than the packet it may send (tcp_grow_skb), so a split's leftover does not leave as a small packet of its own",
+        value: |p| p.grow_skb.to_string(),
+        evidence: "kind:fragment",
     },
     Switch {
         name: "skb_head_truesize",

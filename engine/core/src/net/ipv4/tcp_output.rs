@@ -414,9 +414,7 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
             }
             break;
         }
-        let tso_segs = tcp_init_tso_segs(&mut tp.write_queue[0], mss_now);
-        let (skb_seq, skb_end) = (tp.write_queue[0].seq, tp.write_queue[0].end_seq);
-        let is_tail = tp.write_queue.len() == 1;
+        let mut tso_segs = tcp_init_tso_segs(&mut tp.write_queue[0], mss_now);
 
         let mut cwnd_quota = tcp_cwnd_test(tp, &tp.write_queue[0]);
         if cwnd_quota == 0 && push_one == 2 {
@@ -429,6 +427,17 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
             xmit_hold(w, sk, Gate::Cwnd, a, b);
             break;
         }
+        if tp.profile.grow_skb {
+            // 6.10+: "cwnd_quota = min(cwnd_quota, max_segs); missing_bytes = cwnd_quota *
+            // mss_now - skb->len; if (missing_bytes > 0) tcp_grow_skb(sk, skb, missing_bytes);"
+            let missing =
+                (cwnd_quota.min(max_segs) as i64) * mss_now as i64 - tp.write_queue[0].len() as i64;
+            if missing > 0 && tcp_grow_skb(tp, missing as u32) {
+                tso_segs = tcp_init_tso_segs(&mut tp.write_queue[0], mss_now);
+            }
+        }
+        let (skb_seq, skb_end) = (tp.write_queue[0].seq, tp.write_queue[0].end_seq);
+        let is_tail = tp.write_queue.len() == 1;
         if !tcp_snd_wnd_test(tp, &tp.write_queue[0], mss_now) {
             let a = (skb_seq + mss_now as u64).min(skb_end);
             let b = tp.wnd_end();
@@ -532,6 +541,45 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
     let c = w.costs(host).write_xmit_call_ns;
     w.charge(sk, c);
     probe0
+}
+
+/// `tcp_grow_skb` (net/ipv4/tcp_output.c, 6.10+, 8ee602c63520 "tcp: try to send bigger TSO
+/// packets"): "First skb in the write queue is smaller than ideal packet size. Check if we can
+/// move payload from the second skb in the queue." After a split (a cwnd or a pacing-sized
+/// TSO limit), the leftover at the head would otherwise leave as a small packet of its own,
+/// "big skbs followed by a single MSS skb, in a 'locked' pattern". `skb_shift` moves `amount`
+/// bytes of page frags, and their truesize, from the next skb; an emptied next skb is freed.
+/// Returns whether the head skb grew.
+///
+/// Simplified: `skb_shift`'s refusals other than an end-of-record mark (a source with linear
+/// data, which 6.x TCP skbs do not have; more than `MAX_SKB_FRAGS` frags) are not modelled.
+fn tcp_grow_skb(tp: &mut TcpSock, amount: u32) -> bool {
+    if tp.write_queue.len() < 2 || tp.write_queue[0].eor {
+        return false; // tcp_skb_is_last, !tcp_skb_can_collapse
+    }
+    let nlen = amount.min(tp.write_queue[1].len());
+    if nlen == 0 {
+        return false;
+    }
+    let (head, rest) = tp.write_queue.make_contiguous().split_at_mut(1);
+    let (skb, next) = (&mut head[0], &mut rest[0]);
+    skb.end_seq += nlen as u64;
+    next.seq += nlen as u64;
+    skb.truesize += nlen;
+    next.truesize -= nlen;
+    skb.pcount = 0;
+    next.pcount = 0;
+    if next.is_empty() {
+        // "TCP_SKB_CB(skb)->end_seq = TCP_SKB_CB(next_skb)->end_seq" (a FIN), then
+        // tcp_eat_one_skb: its flags and eor, unlinked and freed (tcp_wmem_free_skb).
+        skb.end_seq = next.end_seq;
+        skb.flags |= next.flags;
+        skb.eor = next.eor;
+        let gone = tp.write_queue.remove(1).unwrap();
+        tp.sk_wmem_queued -= gone.truesize as u64;
+        tp.sk_mem_uncharge(gone.truesize as u64);
+    }
+    true
 }
 
 /// `tcp_cwnd_validate` (`net/ipv4/tcp_output.c`), its bookkeeping of how fully cwnd is used,
@@ -1716,6 +1764,73 @@ mod tests {
         new.set_max_header(32);
         assert_eq!(new.max_tcp_header, 192);
         assert_eq!(new.skb_alloc_truesize(0), 832);
+    }
+
+    #[test]
+    fn tcp_grow_skb_fills_a_small_head_skb_from_the_next_one_on_6_10_and_later() {
+        // A split's leftover at the head (3 MSS) and a full skb behind it (10 MSS): with room
+        // for 8 MSS, 6.18 moves 5 MSS of payload forward (8ee602c63520); 3.19 leaves it.
+        for (kernel, grows) in [("6.18", true), ("3.19", false)] {
+            let mut w = established(kernel, "");
+            queue_skb(&mut w, 0, 3 * MSS);
+            queue_skb(&mut w, 0, 10 * MSS);
+            let tp = &mut w.socks[0];
+            let (wmem, ts0, ts1) = (
+                tp.sk_wmem_queued,
+                tp.write_queue[0].truesize,
+                tp.write_queue[1].truesize,
+            );
+            let grew = tp.profile.grow_skb && tcp_grow_skb(tp, 5 * MSS);
+            assert_eq!(grew, grows, "{kernel}");
+            if grows {
+                assert_eq!(tp.write_queue[0].len(), 8 * MSS);
+                assert_eq!(tp.write_queue[1].len(), 5 * MSS);
+                assert_eq!(tp.write_queue[0].end_seq, tp.write_queue[1].seq);
+                // skb_shift moves the frags' truesize with them; nothing is freed.
+                assert_eq!(tp.write_queue[0].truesize, ts0 + 5 * MSS);
+                assert_eq!(tp.write_queue[1].truesize, ts1 - 5 * MSS);
+                assert_eq!(tp.sk_wmem_queued, wmem);
+            }
+        }
+        // The next skb emptied: it is unlinked and its head's truesize freed.
+        let mut w = established("6.18", "");
+        queue_skb(&mut w, 0, 3 * MSS);
+        let next_ts = {
+            queue_skb(&mut w, 0, 2 * MSS);
+            w.socks[0].write_queue[1].truesize
+        };
+        let tp = &mut w.socks[0];
+        let wmem = tp.sk_wmem_queued;
+        assert!(tcp_grow_skb(tp, 5 * MSS));
+        assert_eq!(tp.write_queue.len(), 1);
+        assert_eq!(tp.write_queue[0].len(), 5 * MSS);
+        assert_eq!(tp.sk_wmem_queued, wmem - (next_ts - 2 * MSS) as u64);
+        // An end-of-record mark stops it (tcp_skb_can_collapse).
+        let mut w = established("6.18", "");
+        queue_skb(&mut w, 0, 3 * MSS);
+        queue_skb(&mut w, 0, 2 * MSS);
+        w.socks[0].write_queue[0].eor = true;
+        assert!(!tcp_grow_skb(&mut w.socks[0], 5 * MSS));
+    }
+
+    #[test]
+    fn tcp_write_xmit_sends_the_grown_skb_whole_where_3_19_sent_the_leftover_alone() {
+        // cwnd 20, the leftover of 3 MSS at the head and 10-MSS skbs behind: Linux 6.18's first
+        // packet carries min(cwnd quota, TSO goal) of payload, 3.19's only the leftover.
+        for (kernel, first) in [("6.18", 10u32), ("3.19", 3)] {
+            let mut w = established(kernel, "");
+            let tp = &mut w.socks[0];
+            tp.snd_cwnd = 20;
+            tp.snd_wnd = 1 << 30;
+            tp.sk_pacing_rate = 10 * MSS as u64 * 1024; // tcp_tso_autosize: 10 segments
+            queue_skb(&mut w, 0, 3 * MSS);
+            queue_skb(&mut w, 0, 10 * MSS);
+            queue_skb(&mut w, 0, 10 * MSS);
+            let una = w.socks[0].snd_nxt;
+            tcp_write_xmit(&mut w, 0, MSS, TCP_NAGLE_PUSH, 1);
+            let tp = &w.socks[0];
+            assert_eq!((tp.snd_nxt - una) as u32, first * MSS, "{kernel}");
+        }
     }
 
     #[test]
