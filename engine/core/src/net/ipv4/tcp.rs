@@ -338,18 +338,37 @@ pub fn tcp_recvmsg(w: &mut Stack, sk: SockId, len: u64) -> Option<u64> {
     Some(n)
 }
 
-/// The copy loop of `tcp_recvmsg`: up to `len` bytes of the receive queue to the user, fully
-/// read skbs freed, receive-buffer autotuning.
+/// The copy loop of `tcp_recvmsg`: up to `len` bytes of the receive queue to the user, skb by
+/// skb: after each skb's part, "*seq += used; copied += used; len -= used;
+/// tcp_rcv_space_adjust(sk);", then a fully read skb is freed (`sk_eat_skb`). The autotuning
+/// check after each skb matters when a read finds many skbs queued: the one that finds an RTT
+/// gone by sees the rest of the read still queued (6.x subtracts it, `inq`).
 fn tcp_recvmsg_copy(w: &mut Stack, sk: SockId, len: u64) -> u64 {
     let host = w.socks[sk as usize].host;
-    let tp = &mut w.socks[sk as usize];
+    let tp = &w.socks[sk as usize];
     let available = tp.rcv_nxt - tp.copied_seq;
     if available == 0 {
         return 0;
     }
     let n = len.min(available);
-    tp.copied_seq += n;
-    // sk_eat_skb: free fully read skbs (their truesize leaves sk_rmem_alloc).
+    let target = tp.copied_seq + n;
+    while w.socks[sk as usize].copied_seq < target {
+        let tp = &mut w.socks[sk as usize];
+        let Some(&(end, ts)) = tp.receive_queue.front() else {
+            tp.copied_seq = target;
+            break;
+        };
+        tp.copied_seq = end.min(target);
+        crate::net::ipv4::tcp_input::tcp_rcv_space_adjust(w, sk);
+        let tp = &mut w.socks[sk as usize];
+        if end <= tp.copied_seq {
+            tp.receive_queue.pop_front();
+            tp.sk_rmem_alloc -= ts;
+            tp.sk_mem_uncharge(ts);
+        }
+    }
+    // Skbs read to their end by an earlier, partial copy.
+    let tp = &mut w.socks[sk as usize];
     while let Some(&(end, ts)) = tp.receive_queue.front() {
         if end > tp.copied_seq {
             break;
@@ -362,7 +381,6 @@ fn tcp_recvmsg_copy(w: &mut Stack, sk: SockId, len: u64) -> u64 {
     let c = w.costs(host);
     let cost = c.recvmsg_ns + c.copy_to_user_ns(n);
     w.charge(sk, cost);
-    crate::net::ipv4::tcp_input::tcp_rcv_space_adjust(w, sk);
     n
 }
 
@@ -599,6 +617,40 @@ mod tests {
         assert_eq!(tp.write_queue.len(), 1);
         assert_eq!(tp.write_queue[0].len(), 1280);
         assert_eq!(tp.write_seq, 1 + 1280);
+    }
+
+    #[test]
+    fn receive_autotuning_runs_after_each_skb_a_read_copies() {
+        // Three 2-MSS skbs queued when the reader comes, an RTT after the measure began: 6.18
+        // measures after the first skb, with the other two still queued (inq), finds less than
+        // rcvq_space.space copied, and starts a new measure from there (tcp_rcv_space_adjust's
+        // new_measure), as tcp:tcp_rcvbuf_grow shows on Linux 6.18.
+        let mut w = established("6.18", "");
+        let tp = &mut w.socks[1];
+        let start = tp.copied_seq;
+        tp.rcv_rtt_est_us8 = 40_000 << 3;
+        tp.rcvq_space.seq = start;
+        tp.rcvq_space.time_ns = 0;
+        tp.rcvq_space.space = 14_480;
+        let rcvbuf = tp.sk_rcvbuf;
+        for i in 1..=3u64 {
+            tp.receive_queue.push_back((start + i * 2896, 4352));
+            tp.sk_rmem_alloc += 4352;
+            tp.sk_mem_charge(4352);
+        }
+        tp.rcv_nxt = start + 3 * 2896;
+        w.now_ns = 50_000_000;
+        assert_eq!(tcp_recvmsg_copy(&mut w, 1, 1 << 20), 3 * 2896);
+        let tp = &w.socks[1];
+        assert_eq!(tp.copied_seq, start + 3 * 2896);
+        assert!(tp.receive_queue.is_empty() && tp.sk_rmem_alloc == 0);
+        assert_eq!(
+            tp.rcvq_space.seq,
+            start + 2896,
+            "measured after the first skb"
+        );
+        assert_eq!(tp.rcvq_space.time_ns, 50_000_000);
+        assert_eq!(tp.sk_rcvbuf, rcvbuf, "2896 B copied in the RTT: no growth");
     }
 
     #[test]
