@@ -561,20 +561,22 @@ fn tcp_grow_skb(tp: &mut TcpSock, amount: u32) -> bool {
     if nlen == 0 {
         return false;
     }
-    let (head, rest) = tp.write_queue.make_contiguous().split_at_mut(1);
-    let (skb, next) = (&mut head[0], &mut rest[0]);
-    skb.end_seq += nlen as u64;
+    let next = &mut tp.write_queue[1];
     next.seq += nlen as u64;
-    skb.truesize += nlen;
     next.truesize -= nlen;
-    skb.pcount = 0;
     next.pcount = 0;
-    if next.is_empty() {
+    let (emptied, next_end, next_flags, next_eor) =
+        (next.is_empty(), next.end_seq, next.flags, next.eor);
+    let skb = &mut tp.write_queue[0];
+    skb.end_seq += nlen as u64;
+    skb.truesize += nlen;
+    skb.pcount = 0;
+    if emptied {
         // "TCP_SKB_CB(skb)->end_seq = TCP_SKB_CB(next_skb)->end_seq" (a FIN), then
         // tcp_eat_one_skb: its flags and eor, unlinked and freed (tcp_wmem_free_skb).
-        skb.end_seq = next.end_seq;
-        skb.flags |= next.flags;
-        skb.eor = next.eor;
+        skb.end_seq = next_end;
+        skb.flags |= next_flags;
+        skb.eor = next_eor;
         let gone = tp.write_queue.remove(1).unwrap();
         tp.sk_wmem_queued -= gone.truesize as u64;
         tp.sk_mem_uncharge(gone.truesize as u64);
