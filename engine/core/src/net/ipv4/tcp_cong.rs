@@ -179,6 +179,7 @@ pub fn pkts_acked(tp: &mut TcpSock, now_ns: u64, rtt_us: u64, acked: u32, mib: &
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::include::uapi::linux::snmp::Mib;
     use crate::net::ipv4::tcp_cubic::cubic_root;
     use crate::sim::testkit::established;
 
@@ -206,6 +207,35 @@ mod tests {
         }
         assert_eq!(tp.snd_cwnd, 11);
         assert_eq!(ssthresh(tp), 5);
+    }
+
+    #[test]
+    fn hystart_delay_uses_the_least_rtt_of_the_whole_round_from_5_8() {
+        // A round whose first 8 samples see a queue (50 ms over a 40 ms minimum) and whose
+        // 9th sees none: since 5.8 that sample lowers curr_rtt and the next high one does not
+        // end slow start; 4.4 kept the first 8 samples' minimum and exits (HYSTART_DELAY).
+        for (kernel, exits) in [("6.18", false), ("4.4", true)] {
+            let mut w = established(kernel, "[socket]\nTCP_CONGESTION = \"cubic\"\n");
+            let tp = &mut w.socks[0];
+            tp.snd_cwnd = 100;
+            tp.snd_ssthresh = TCP_INFINITE_SSTHRESH;
+            tp.ca.delay_min_us = 40_000;
+            tcp_cubic::bictcp_hystart_reset(tp, 0);
+            tp.ca.end_seq = u64::MAX; // one round throughout
+            let mut mib = Mibs::default();
+            // 3 ms apart: no ACK train.
+            let mut t = 0u64;
+            for d in [50_000u64; 8].into_iter().chain([40_000, 50_000]) {
+                t += 3_000_000;
+                pkts_acked(tp, t, d, 1, &mut mib);
+            }
+            assert_eq!(tp.ca.found, exits, "{kernel}");
+            assert_eq!(
+                mib.get(Mib::TcpExtTCPHystartDelayDetect) > 0,
+                exits,
+                "{kernel}"
+            );
+        }
     }
 
     #[test]

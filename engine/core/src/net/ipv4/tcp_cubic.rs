@@ -32,7 +32,8 @@ pub(crate) fn bictcp_hystart_reset(tp: &mut TcpSock, now_ns: u64) {
 /// `bictcp_cong_avoid`: slow start (with HyStart's round reset), then the cubic increase.
 pub fn bictcp_cong_avoid(tp: &mut TcpSock, ack: u64, mut acked: u32, now_ns: u64) {
     if tp.in_slow_start() {
-        if ack > tp.ca.end_seq {
+        // Before 5.15 the round restarts here; since, in hystart_update (see there).
+        if !tp.profile.kernel.at_least(5, 15) && ack > tp.ca.end_seq {
             bictcp_hystart_reset(tp, now_ns);
         }
         acked = tcp_slow_start(tp, acked);
@@ -136,23 +137,63 @@ fn finish_update(tp: &mut TcpSock, cwnd: u32) {
 
 /// `bictcp_acked` → `hystart_update`: RTT samples for HyStart's exit from slow start, by
 /// ACK train length or by delay increase. Increments the `TcpExtTCPHystart*` counters.
+///
+/// "Discard delay samples right after fast recovery": none in the first second of a
+/// congestion-avoidance epoch (`epoch_start`, in jiffies in Linux).
 pub fn bictcp_acked(tp: &mut TcpSock, now_ns: u64, rtt_us: u64, _acked: u32, mib: &mut Mibs) {
+    if tp.ca.epoch_start_ns != 0 && now_ns.saturating_sub(tp.ca.epoch_start_ns) < 1_000_000_000 {
+        return;
+    }
     let delay = rtt_us.max(1);
     if tp.ca.delay_min_us == 0 || tp.ca.delay_min_us > delay {
         tp.ca.delay_min_us = delay;
     }
-    if !tp.ca.found && tp.in_slow_start() && tp.snd_cwnd >= HYSTART_LOW_WINDOW {
+    if tp.profile.kernel.at_least(6, 13) {
+        // 6.13 ("tcp_cubic: fix incorrect HyStart round start detection"): the low-window
+        // test moved into hystart_update, after the round reset.
+        if !tp.ca.found && tp.in_slow_start() {
+            hystart_update(tp, now_ns, delay, mib);
+        }
+    } else if !tp.ca.found && tp.in_slow_start() && tp.snd_cwnd >= HYSTART_LOW_WINDOW {
         hystart_update(tp, now_ns, delay, mib);
     }
 }
 
+/// `hystart_ack_delay` (5.7+): "Given a rate and a cushion of 4 TSO packets ... We cap the
+/// cushion to 1ms": the time 4 full GSO packets take at the pacing rate, at most 1 ms.
+fn hystart_ack_delay(tp: &TcpSock) -> u64 {
+    if tp.sk_pacing_rate == 0 {
+        return 0;
+    }
+    (tp.sk_gso_max_size as u64 * 4 * 1_000_000 / tp.sk_pacing_rate).min(1000)
+}
+
 fn hystart_update(tp: &mut TcpSock, now_ns: u64, delay_us: u64, mib: &mut Mibs) {
+    let modern = tp.profile.kernel.at_least(5, 15);
+    if modern && tp.snd_una > tp.ca.end_seq {
+        // "if (after(tp->snd_una, ca->end_seq)) bictcp_hystart_reset(sk);"
+        bictcp_hystart_reset(tp, now_ns);
+    }
+    if tp.snd_cwnd < HYSTART_LOW_WINDOW {
+        return;
+    }
     let cwnd = tp.snd_cwnd;
+    let threshold_us = if modern {
+        // "threshold = ca->delay_min + hystart_ack_delay(sk); ... if (sk->sk_pacing_status
+        // == SK_PACING_NONE) threshold >>= 1;" (pacing may have delayed packets up to RTT/2)
+        let t = tp.ca.delay_min_us + hystart_ack_delay(tp);
+        if tp.sk_pacing_status == crate::net::core::sock::PacingStatus::None {
+            t >> 1
+        } else {
+            t
+        }
+    } else {
+        tp.ca.delay_min_us / 2
+    };
     let ca = &mut tp.ca;
     // Ack train: ACKs closely spaced for more than half the minimum RTT.
     if now_ns - ca.last_ack_ns <= HYSTART_ACK_DELTA_US * 1000 {
         ca.last_ack_ns = now_ns;
-        let threshold_us = ca.delay_min_us / 2;
         if (now_ns - ca.round_start_ns) / 1000 > threshold_us {
             ca.found = true;
             mib.inc(Mib::TcpExtTCPHystartTrainDetect);
@@ -161,9 +202,12 @@ fn hystart_update(tp: &mut TcpSock, now_ns: u64, delay_us: u64, mib: &mut Mibs) 
             return;
         }
     }
-    // Delay increase: the minimum of 8 samples exceeds delay_min + clamp(delay_min/8).
-    if ca.sample_cnt < HYSTART_MIN_SAMPLES {
+    // Delay increase: the minimum of the round's samples (5.8+: every sample lowers it, not
+    // only the first 8) exceeds delay_min + clamp(delay_min/8).
+    if modern || ca.sample_cnt < HYSTART_MIN_SAMPLES {
         ca.curr_rtt_us = ca.curr_rtt_us.min(delay_us);
+    }
+    if ca.sample_cnt < HYSTART_MIN_SAMPLES {
         ca.sample_cnt += 1;
     } else {
         let thresh = (ca.delay_min_us >> 3).clamp(HYSTART_DELAY_MIN_US, HYSTART_DELAY_MAX_US);
