@@ -15,9 +15,10 @@ impl Profile {
     /// `alloc_skb_fclone(linear + MAX_TCP_HEADER)` sizes it (`net/core/skbuff.c`): `SKB_DATA_ALIGN`
     /// of the head plus `skb_shared_info` (320), rounded up by kmalloc to a power of two, plus
     /// `struct sk_buff` (256). 6.3+ serves a header-only head from `skb_small_head_cache`:
-    /// `SKB_HEAD_ALIGN(max(MAX_TCP_HEADER, GRO_MAX_HEAD_PAD))` (the `GRO_MAX_HEAD_PAD` term since
-    /// 6.14, "net: allow small head cache usage with large MAX_SKB_FRAGS values": `MAX_HEADER + 128 + NET_SKB_PAD` 64 + `NET_IP_ALIGN` 0 on x86),
-    /// moved off a power of two by one cache line. On this project's lab kernel
+    /// `SKB_HEAD_ALIGN(max(MAX_TCP_HEADER, GRO_MAX_HEAD_PAD))`, moved off a power of two by one
+    /// cache line. The `GRO_MAX_HEAD_PAD` term is 6.14's ("net: allow small head cache usage
+    /// with large MAX_SKB_FRAGS values"): `MAX_HEADER + 128 + NET_SKB_PAD` (64) `+ NET_IP_ALIGN`
+    /// (0 on x86). On this project's lab kernel
     /// (`MAX_HEADER` 32) that is 832 bytes: `ss -tm` shows `w833` for one corked byte.
     pub fn skb_alloc_truesize(&self, linear: u32) -> u32 {
         let shinfo = 320;
