@@ -367,16 +367,6 @@ fn tcp_recvmsg_copy(w: &mut Stack, sk: SockId, len: u64) -> u64 {
             tp.sk_mem_uncharge(ts);
         }
     }
-    // Skbs read to their end by an earlier, partial copy.
-    let tp = &mut w.socks[sk as usize];
-    while let Some(&(end, ts)) = tp.receive_queue.front() {
-        if end > tp.copied_seq {
-            break;
-        }
-        tp.receive_queue.pop_front();
-        tp.sk_rmem_alloc -= ts;
-        tp.sk_mem_uncharge(ts);
-    }
     w.emit(host, sk, || Ev::Recvmsg { bytes: n });
     let c = w.costs(host);
     let cost = c.recvmsg_ns + c.copy_to_user_ns(n);
