@@ -50,6 +50,7 @@ use super::parser::{
 use super::sysctl::{self, Applied};
 use super::{Failure, LineRun, Outcome, Report};
 use crate::include::linux::skbuff::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
+use crate::include::linux::socket;
 use crate::net::core::sock::TcpState;
 use crate::net::ipv4::tcp::{self, SendOutcome};
 use crate::scenario::Scenario;
@@ -1135,8 +1136,8 @@ impl<'a> Runner<'a> {
                 copied,
                 msg_more,
             } => {
-                let more = *msg_more;
-                match tcp::tcp_sendmsg_locked(self.w(), local, *left, more, resumed) {
+                let flags = if *msg_more { socket::MSG_MORE } else { 0 };
+                match tcp::tcp_sendmsg_locked(self.w(), local, *left, flags, resumed) {
                     SendOutcome::Done => {
                         *copied += *left;
                         *left = 0;
@@ -1511,8 +1512,8 @@ impl<'a> Runner<'a> {
         unreachable!("tcp_recvmsg_backlog never ended the call")
     }
 
-    /// `write`, `send`, `sendto`, `sendmsg`: `tcp_sendmsg_locked` with `MSG_MORE`; a
-    /// non-blocking socket returns what was copied, or `-1 EAGAIN`.
+    /// `write`, `send`, `sendto`, `sendmsg`: `tcp_sendmsg_locked` with `MSG_MORE` and
+    /// `MSG_EOR`; a non-blocking socket returns what was copied, or `-1 EAGAIN`.
     fn send(&mut self, c: &Syscall) -> Result<(i64, Option<&'static str>), Stop> {
         let fd = c.args.first().and_then(Expr::int).unwrap_or(-1);
         let Some(f) = self.fds.get(&fd).copied().filter(|f| !f.listener) else {
@@ -1526,18 +1527,17 @@ impl<'a> Runner<'a> {
         let Some(size) = size.filter(|&n| n >= 0) else {
             return Err(Stop::Unsupported(format!("the length of {}()", c.name)));
         };
-        let mut msg_more = false;
+        let mut send_flags = 0;
         let mut nonblock = f.nonblock;
         for flag in flag_words(flags) {
             match flag.as_str() {
                 "0" => {}
-                "MSG_MORE" => msg_more = true,
+                "MSG_MORE" => send_flags |= socket::MSG_MORE,
+                "MSG_EOR" => send_flags |= socket::MSG_EOR,
                 "MSG_DONTWAIT" => nonblock = true,
-                other => {
-                    return Err(Stop::Unsupported(format!(
-                        "the send flag {other} (the runner models MSG_MORE and MSG_DONTWAIT)"
-                    )))
-                }
+                other => return Err(Stop::Unsupported(format!(
+                    "the send flag {other} (the runner models MSG_MORE, MSG_EOR and MSG_DONTWAIT)"
+                ))),
             }
         }
         let local = self.local;
@@ -1548,7 +1548,7 @@ impl<'a> Runner<'a> {
                 c.name
             )));
         }
-        match tcp::tcp_sendmsg_locked(w, local, size as u64, msg_more, false) {
+        match tcp::tcp_sendmsg_locked(w, local, size as u64, send_flags, false) {
             SendOutcome::Done => Ok((size, None)),
             SendOutcome::Blocked { copied } => {
                 w.socks[local as usize].writer_waiting = false;

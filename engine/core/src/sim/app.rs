@@ -483,7 +483,7 @@ fn stream_send(w: &mut World, a: u32) {
     if !resumed {
         w.apps[a as usize].send_calls += 1;
     }
-    let outcome = tcp::tcp_sendmsg_locked(w, sk, size, more, resumed);
+    let outcome = tcp::tcp_sendmsg_locked(w, sk, size, send_flags(more), resumed);
     match outcome {
         SendOutcome::Done => {
             let app = &mut w.apps[a as usize];
@@ -518,7 +518,7 @@ fn stream_send_nonblock(w: &mut World, a: u32) {
         app_cfg.write_size_bytes
     };
     app.send_calls += 1;
-    let (copied, eagain) = match tcp::tcp_sendmsg_locked(w, sk, size, false, false) {
+    let (copied, eagain) = match tcp::tcp_sendmsg_locked(w, sk, size, 0, false) {
         SendOutcome::Done => (size, false),
         SendOutcome::Blocked { copied } => {
             // sk_stream_wait_memory with timeo 0: -EAGAIN at once, nobody sleeps in sendmsg.
@@ -656,7 +656,7 @@ fn pingpong(w: &mut World, a: u32) {
         if !resumed {
             w.apps[a as usize].send_calls += 1;
         }
-        match tcp::tcp_sendmsg_locked(w, sk, size, more, resumed) {
+        match tcp::tcp_sendmsg_locked(w, sk, size, send_flags(more), resumed) {
             SendOutcome::Blocked { copied } => {
                 // A small send buffer (SO_SNDBUF) can fill even with tiny writes.
                 let app = &mut w.apps[a as usize];
@@ -699,6 +699,15 @@ fn pingpong(w: &mut World, a: u32) {
             }
         }
         after_syscall(w, a, 0);
+    }
+}
+
+/// The `send()` flags of an application's call: `MSG_MORE` when it says more follows.
+fn send_flags(more: bool) -> u32 {
+    if more {
+        crate::include::linux::socket::MSG_MORE
+    } else {
+        0
     }
 }
 

@@ -1,3 +1,4 @@
 //! `include/linux/`.
 
 pub mod skbuff;
+pub mod socket;

@@ -6,6 +6,7 @@
 //! Follows Linux 6.18 with the switches of `Profile` for 3.13 .. 4.4.
 
 use crate::include::linux::skbuff::{tcp_flags, SockId};
+use crate::include::linux::socket::{MSG_EOR, MSG_MORE};
 use crate::include::uapi::linux::snmp::Mib;
 use crate::net::core::sock::*;
 use crate::net::host::Stack;
@@ -25,12 +26,14 @@ pub enum SendOutcome {
     Blocked { copied: u64 },
 }
 
-/// `tcp_sendmsg_locked`: copy `size` bytes into the write queue, `msg_more` = `MSG_MORE`.
-/// `resumed` is true when the writer continues a call it slept in.
+/// `tcp_sendmsg_locked`: copy `size` bytes into the write queue; `flags` are the call's
+/// `MSG_MORE` and `MSG_EOR` ([`crate::include::linux::socket`]). `resumed` is true when the
+/// writer continues a call it slept in.
 ///
-/// Bytes go into the tail skb until it reaches `size_goal`; a full skb that is the send head
-/// leaves at once (`tcp_push_one`); the partial tail is decided once, at the end of the call,
-/// by `tcp_push`.
+/// Bytes go into the tail skb until it reaches `size_goal` (never into one that ends a record,
+/// `tcp_skb_can_collapse_to`); a full skb that is the send head leaves at once
+/// (`tcp_push_one`); the partial tail is decided once, at the end of the call, by `tcp_push`.
+/// With `MSG_EOR` the skb holding the call's last byte ends a record (4.7+).
 ///
 /// Simplified:
 /// - no page-frag or `sysctl_max_skb_frags` limit, because small writes to the same 32 KB page
@@ -41,9 +44,10 @@ pub fn tcp_sendmsg_locked(
     w: &mut Stack,
     sk: SockId,
     size: u64,
-    msg_more: bool,
+    flags: u32,
     resumed: bool,
 ) -> SendOutcome {
+    let msg_more = flags & MSG_MORE != 0;
     let now = w.now_ns;
     let host = w.socks[sk as usize].host;
     if !resumed {
@@ -130,6 +134,9 @@ pub fn tcp_sendmsg_locked(
             new_skb,
         });
         if remaining == 0 {
+            if flags & MSG_EOR != 0 {
+                w.socks[sk as usize].write_queue.back_mut().unwrap().eor = true;
+            }
             break;
         }
         if skb_len < size_goal {
@@ -599,7 +606,7 @@ mod tests {
         let mut w = established("6.18", "[socket]\nTCP_CORK = 1\n");
         for _ in 0..10 {
             assert_eq!(
-                tcp_sendmsg_locked(&mut w, 0, 128, false, false),
+                tcp_sendmsg_locked(&mut w, 0, 128, 0, false),
                 SendOutcome::Done
             );
         }
@@ -647,13 +654,13 @@ mod tests {
     fn in_3_x_payload_fills_the_linear_head_before_truesize_grows() {
         let mut w = established("3.14", "");
         w.socks[0].snd_wnd = 0; // nothing may leave: the skb stays in the write queue
-        tcp_sendmsg_locked(&mut w, 0, 1000, false, false);
+        tcp_sendmsg_locked(&mut w, 0, 1000, 0, false);
         assert_eq!(w.socks[0].write_queue[0].truesize, 2304);
-        tcp_sendmsg_locked(&mut w, 0, 1000, false, false);
+        tcp_sendmsg_locked(&mut w, 0, 1000, 0, false);
         assert_eq!(w.socks[0].write_queue[0].truesize, 2304 + 2000 - 1424);
         let mut w = established("6.18", "");
         w.socks[0].snd_wnd = 0;
-        tcp_sendmsg_locked(&mut w, 0, 1000, false, false);
+        tcp_sendmsg_locked(&mut w, 0, 1000, 0, false);
         // The small head cache's 960 bytes (a distribution kernel's MAX_HEADER), then page frags.
         assert_eq!(w.socks[0].write_queue[0].truesize, 960 + 1000);
     }
@@ -661,7 +668,7 @@ mod tests {
     #[test]
     fn sendmsg_sleeps_when_the_send_buffer_is_full() {
         let mut w = established("6.18", "[socket]\nTCP_CORK = 1\nSO_SNDBUF = 8192\n");
-        let out = tcp_sendmsg_locked(&mut w, 0, 1_000_000, false, false);
+        let out = tcp_sendmsg_locked(&mut w, 0, 1_000_000, 0, false);
         let SendOutcome::Blocked { copied } = out else {
             panic!("{out:?}")
         };
@@ -674,7 +681,7 @@ mod tests {
     #[test]
     fn sendmsg_sleeps_when_unsent_bytes_reach_notsent_lowat() {
         let mut w = established("6.18", "[socket]\nTCP_CORK = 1\nTCP_NOTSENT_LOWAT = 4000\n");
-        let out = tcp_sendmsg_locked(&mut w, 0, 100_000, false, false);
+        let out = tcp_sendmsg_locked(&mut w, 0, 100_000, 0, false);
         assert!(matches!(out, SendOutcome::Blocked { .. }));
         let tp = &w.socks[0];
         assert!(tp.sk_wmem_queued < tp.sk_sndbuf);
@@ -684,9 +691,9 @@ mod tests {
     #[test]
     fn msg_more_corks_the_tail_for_one_call_only() {
         let mut w = established("6.18", "[socket]\nTCP_NODELAY = 1\n");
-        tcp_sendmsg_locked(&mut w, 0, 100, true, false);
+        tcp_sendmsg_locked(&mut w, 0, 100, MSG_MORE, false);
         assert_eq!(w.socks[0].snd_nxt, 1, "MSG_MORE held the 100 bytes");
-        tcp_sendmsg_locked(&mut w, 0, 100, false, false);
+        tcp_sendmsg_locked(&mut w, 0, 100, 0, false);
         assert_eq!(
             w.socks[0].snd_nxt, 201,
             "the next call without MSG_MORE pushed both"
@@ -694,9 +701,35 @@ mod tests {
     }
 
     #[test]
+    fn msg_eor_ends_a_record_no_later_write_is_appended_to() {
+        // Corked: without MSG_EOR the second write joins the first skb and cork holds both.
+        let mut w = established("6.18", "[socket]\nTCP_CORK = 1\n");
+        tcp_sendmsg_locked(&mut w, 0, 100, 0, false);
+        tcp_sendmsg_locked(&mut w, 0, 100, 0, false);
+        let tp = &w.socks[0];
+        assert_eq!((tp.snd_nxt, tp.write_queue.len()), (1, 1));
+        assert_eq!(tp.write_queue[0].end_seq, 201);
+        // With MSG_EOR the second write starts a new skb; the record is then not the last skb,
+        // and tcp_write_xmit's Nagle test (which cork is part of) holds only the last one.
+        let mut w = established("6.18", "[socket]\nTCP_CORK = 1\n");
+        tcp_sendmsg_locked(&mut w, 0, 100, MSG_EOR, false);
+        assert!(w.socks[0].write_queue[0].eor);
+        assert_eq!(
+            w.socks[0].snd_nxt, 1,
+            "cork holds the record while it is the tail"
+        );
+        tcp_sendmsg_locked(&mut w, 0, 100, 0, false);
+        let tp = &w.socks[0];
+        assert_eq!(tp.snd_nxt, 101, "the record left whole");
+        assert_eq!(tp.write_queue.len(), 1);
+        let tail = &tp.write_queue[0];
+        assert_eq!((tail.seq, tail.end_seq, tail.eor), (101, 201, false));
+    }
+
+    #[test]
     fn uncorking_pushes_the_held_bytes() {
         let mut w = established("6.18", "[socket]\nTCP_CORK = 1\n");
-        tcp_sendmsg_locked(&mut w, 0, 100, false, false);
+        tcp_sendmsg_locked(&mut w, 0, 100, 0, false);
         assert_eq!(w.socks[0].snd_nxt, 1);
         tcp_sock_set_cork(&mut w, 0, false);
         assert_eq!(w.socks[0].snd_nxt, 101);
