@@ -141,6 +141,8 @@ pub struct Runner<'a> {
     lines: Vec<LineRun>,
     /// The first failed `assert` of a `%{ }%` block (reported at the end, as packetdrill does).
     assert_failure: Option<Failure>,
+    /// Integer constants a `%{ NAME = VALUE }%` block defined, for later assertions.
+    py_consts: BTreeMap<String, i64>,
     /// epoll instances by their fd.
     epolls: BTreeMap<i64, Epoll>,
     /// A blocking call that has not returned yet (the script goes on meanwhile).
@@ -208,6 +210,7 @@ impl<'a> Runner<'a> {
             now_us: 0,
             lines: Vec::new(),
             assert_failure: None,
+            py_consts: BTreeMap::new(),
             epolls: BTreeMap::new(),
             pending: None,
             pending_failure: None,
@@ -837,7 +840,8 @@ impl<'a> Runner<'a> {
         Ok(now_ns)
     }
 
-    /// A `%{ }%` block: `assert tcpi_NAME OP VALUE` lines (and `print`s, ignored).
+    /// A `%{ }%` block: `assert tcpi_NAME OP VALUE` lines, `NAME = INTEGER` constants for them
+    /// (`TCP_INFINITE_SSTHRESH = 0x7fffffff`), and `print`s (ignored).
     fn code(&mut self, line: u32, code: &str) -> Step {
         for (k, raw) in code.lines().enumerate() {
             let l = raw.trim();
@@ -845,7 +849,18 @@ impl<'a> Runner<'a> {
                 continue;
             }
             let Some(rest) = l.strip_prefix("assert ") else {
-                return Err(Stop::Unsupported(format!("the Python statement `{l}`")));
+                let constant = l.split_once('=').and_then(|(n, v)| {
+                    let n = n.trim();
+                    let ident = !n.is_empty()
+                        && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                        && !n.starts_with(|c: char| c.is_ascii_digit());
+                    Some((n, py_int(v.trim())?)).filter(|_| ident)
+                });
+                let Some((name, value)) = constant else {
+                    return Err(Stop::Unsupported(format!("the Python statement `{l}`")));
+                };
+                self.py_consts.insert(name.to_string(), value);
+                continue;
             };
             let cond = rest.split(',').next().unwrap_or("").trim();
             let parts: Vec<&str> = cond.split_whitespace().collect();
@@ -863,9 +878,9 @@ impl<'a> Runner<'a> {
                 "TCP_CA_CWR" => 2,
                 "TCP_CA_Recovery" => 3,
                 "TCP_CA_Loss" => 4,
-                v => v
-                    .parse::<i64>()
-                    .map_err(|_| Stop::Unsupported(format!("the Python assertion `{l}`")))?,
+                v => py_int(v)
+                    .or_else(|| self.py_consts.get(v).copied())
+                    .ok_or_else(|| Stop::Unsupported(format!("the Python assertion `{l}`")))?,
             };
             let ok = match op {
                 "==" => actual == expected,
@@ -1535,9 +1550,11 @@ impl<'a> Runner<'a> {
                 "MSG_MORE" => send_flags |= socket::MSG_MORE,
                 "MSG_EOR" => send_flags |= socket::MSG_EOR,
                 "MSG_DONTWAIT" => nonblock = true,
-                other => return Err(Stop::Unsupported(format!(
+                other => {
+                    return Err(Stop::Unsupported(format!(
                     "the send flag {other} (the runner models MSG_MORE, MSG_EOR and MSG_DONTWAIT)"
-                ))),
+                )))
+                }
             }
         }
         let local = self.local;
@@ -1571,6 +1588,14 @@ impl<'a> Runner<'a> {
                 }
             }
         }
+    }
+}
+
+/// A Python integer literal: decimal or `0x` hexadecimal.
+fn py_int(v: &str) -> Option<i64> {
+    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        Some(hex) => i64::from_str_radix(hex, 16).ok(),
+        None => v.parse().ok(),
     }
 }
 

@@ -127,6 +127,36 @@ const FIXED: &[(&str, Option<&str>, &str)] = &[
     ),
 ];
 
+/// `tcp_cubic`'s module parameters (`/sys/module/tcp_cubic/parameters/NAME`, `net/ipv4/tcp_cubic.c`)
+/// with their defaults, which the model's CUBIC always runs with: writing the default is
+/// accepted, any other value is unsupported.
+const TCP_CUBIC_PARAMETERS: &[(&str, &str)] = &[
+    ("fast_convergence", "1"),
+    ("beta", "717"),
+    ("initial_ssthresh", "0"),
+    ("bic_scale", "41"),
+    ("tcp_friendliness", "1"),
+    ("hystart", "1"),
+    ("hystart_detect", "3"),
+    ("hystart_low_window", "16"),
+    ("hystart_ack_delta_us", "2000"),
+];
+
+/// `echo VALUE > /sys/module/tcp_cubic/parameters/NAME`.
+fn module_parameter(path: &str, value: &str) -> Result<(), String> {
+    let value = value.trim().trim_matches('"').trim_matches('\'');
+    let Some(name) = path.strip_prefix("/sys/module/tcp_cubic/parameters/") else {
+        return Err(format!("writing {path}: the model has no such setting"));
+    };
+    match TCP_CUBIC_PARAMETERS.iter().find(|(n, _)| *n == name) {
+        Some((_, d)) if *d == value => Ok(()),
+        Some((_, d)) => Err(format!(
+            "tcp_cubic's module parameter {name}={value}: the model's CUBIC runs with the default {name}={d}"
+        )),
+        None => Err(format!("tcp_cubic's module parameter {name}: the model has no such setting")),
+    }
+}
+
 /// Normalise `net/ipv4/tcp_rmem` and `/proc/sys/...` to the dotted name.
 fn dotted(name: &str) -> String {
     name.trim_start_matches("/proc/sys/").replace('/', ".")
@@ -168,6 +198,15 @@ pub fn command(text: &str, out: &mut Applied) -> Result<(), String> {
     let joined = text.replace("\\\n", " ");
     for raw in joined.split(['\n', ';']) {
         if raw.trim_start().starts_with('#') {
+            continue;
+        }
+        // `echo VALUE > /sys/module/...`: a module parameter.
+        if let Some((echo, path)) = raw
+            .trim()
+            .strip_prefix("echo ")
+            .and_then(|r| r.split_once('>'))
+        {
+            module_parameter(path.trim(), echo)?;
             continue;
         }
         // Drop redirections (`> /dev/null 2>&1`).
@@ -301,6 +340,24 @@ mod tests {
                 "net.ipv4.tcp_autocorking=0"
             ]
         );
+    }
+
+    #[test]
+    fn a_tcp_cubic_module_parameter_is_accepted_only_at_its_default() {
+        let mut a = Applied::default();
+        command(
+            "echo 3 > /sys/module/tcp_cubic/parameters/hystart_detect",
+            &mut a,
+        )
+        .unwrap();
+        assert_eq!(a, Applied::default(), "the default changes nothing");
+        let e = command(
+            "echo 1 > /sys/module/tcp_cubic/parameters/hystart_detect",
+            &mut a,
+        );
+        assert!(e.unwrap_err().contains("default hystart_detect=3"));
+        let e = command("echo 1 > /sys/module/tcp_bbr/parameters/x", &mut a);
+        assert!(e.unwrap_err().contains("no such setting"));
     }
 
     #[test]
