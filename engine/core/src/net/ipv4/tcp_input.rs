@@ -1090,6 +1090,12 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
         flag |= FLAG_SND_UNA_ADVANCED;
         tp.lr.icsk_retransmits = 0;
     }
+    // "prior_fack = tcp_is_sack(tp) ? tcp_highest_sack_seq(tp) : tp->snd_una"
+    let prior_fack = if tcp_is_reno(tp) {
+        prior_snd_una
+    } else {
+        tcp_highest_sack_seq(tp)
+    };
     tp.snd_una = ack;
     tp.icsk_probes_out = 0;
     let mut sack_delivered = 0u32;
@@ -1111,6 +1117,8 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     let mut freed_skbs = 0u64;
     let mut trimmed_frag = 0u64;
     let mut sacked_acked = 0u32;
+    // "lowest acked un-retx un-sacked seq"
+    let mut reord = tp.snd_nxt;
     while let Some(skb) = tp.rtx_queue.front_mut() {
         if skb.end_seq <= ack {
             let skb = tp.rtx_queue.pop_front().unwrap();
@@ -1128,6 +1136,7 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             } else if sacked & TCPCB_SACKED_ACKED == 0 {
                 first_ackt.get_or_insert(skb.tstamp_ns);
                 last_ackt = Some(skb.tstamp_ns);
+                reord = reord.min(skb.seq);
             }
             if sacked & TCPCB_SACKED_ACKED != 0 {
                 tp.sacked_out -= skb.pcount;
@@ -1158,6 +1167,7 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
         } else if skb.seq < ack {
             // tcp_trim_head: a TSO skb partly acknowledged.
             let trimmed = (ack - skb.seq) as u32;
+            let start_seq = skb.seq;
             let old_pcount = skb.pcount;
             skb.seq = ack;
             let frag =
@@ -1190,10 +1200,24 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             } else {
                 first_ackt.get_or_insert(skb.tstamp_ns);
                 last_ackt = Some(skb.tstamp_ns);
+                if sacked & TCPCB_SACKED_ACKED == 0 {
+                    reord = reord.min(start_seq);
+                }
             }
             let (tx, tstamp_ns, end_seq, retrans) =
                 (skb.tx, skb.tstamp_ns, skb.end_seq, skb.retrans);
             tcp_rate_skb_delivered(tp, &tx, tstamp_ns / 1000, end_seq, retrans, &mut rs);
+            if sacked & TCPCB_SACKED_ACKED == 0 && !tcp_is_reno(tp) {
+                // As for a whole skb: the acked part of a TSO skb advances RACK (its RTT becomes
+                // RACK's RTT even when it was sent before the current reference).
+                crate::net::ipv4::tcp_recovery::tcp_rack_advance(
+                    tp,
+                    sacked,
+                    end_seq,
+                    tstamp_ns / 1000,
+                    now_us,
+                );
+            }
             fully_acked = false;
             freed = true;
             break;
@@ -1204,6 +1228,11 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     if trimmed_frag > 0 {
         tp.sk_mem_uncharge(trimmed_frag);
     }
+    // "Non-retransmitted hole got filled? That's reordering"
+    if flag & FLAG_ACKED != 0 && !tcp_is_reno(tp) && reord < prior_fack {
+        tcp_check_sack_reordering(w, sk, reord);
+    }
+    let tp = &mut w.socks[sk as usize];
     if freed {
         tp.queue_shrunk = true;
     }
