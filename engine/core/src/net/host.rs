@@ -199,6 +199,7 @@ impl Stack {
                 DevConfig {
                     loopback: cfg.link.loopback,
                     veth: cfg.link.veth,
+                    tun: false,
                     rate_bps: cfg.link.rate_bps,
                     tx_ring: hc.nic.tx_ring,
                     tx_usecs: hc.nic.tx_usecs,

@@ -5,10 +5,11 @@
 //! test, host 1 a socket that stands for the script's remote end and never runs. The script's
 //! inbound packets are put on host 1's wire (they arrive at host 0 at the script's time, as
 //! packetdrill writes them to its tun device); every frame host 0's NIC puts on its wire is
-//! taken off before it arrives and queued for the script's next outbound packet. The link is
-//! 800 Gbit/s with no delay before the capture, TX completions are immediate (a tun device
-//! orphans the skb when it takes it), and CPU costs are off, so the engine's times are the
-//! kernel's decisions alone.
+//! taken off before it arrives and queued for the script's next outbound packet. Host 0's
+//! device is a tun device (`DevConfig::tun`: `tun_net_xmit` orphans each skb as it takes it,
+//! so TCP Small Queues and autocorking find nothing below TCP, and a frame is on the wire the
+//! instant TCP sends it), and CPU costs are off, so the engine's times are the kernel's
+//! decisions alone.
 //!
 //! Times follow `adjust_relative_event_times` and `verify_time`: `+t` counts from when the
 //! previous event completed (an outbound packet: when it was seen), except that consecutive
@@ -66,8 +67,8 @@ pub const TOLERANCE_PERCENT: f64 = 12.5;
 /// arrival never runs (the frame is taken off the wire first).
 const CAPTURE_DELAY_NS: u64 = 1 << 50;
 
-/// The engine configuration every script starts from: kernel 6.18 at HZ 1000, a tun-like
-/// device (no CPU costs, immediate TX completion, pfifo as `defaults.sh` sets), MTU 1500.
+/// The engine configuration every script starts from: kernel 6.18 at HZ 1000, no CPU costs,
+/// pfifo as `defaults.sh` sets, MTU 1500; the runner then makes host 0's device a tun device.
 const BASE_SCENARIO: &str = r#"title = "packetdrill"
 kernel = "6.18"
 [sim]
@@ -500,6 +501,9 @@ impl<'a> Runner<'a> {
         let mut w = World::without_apps(cfg, Trace::new(false, 0));
         w.end_ns = u64::MAX / 4;
         w.links[0].delay_ns = CAPTURE_DELAY_NS;
+        // The socket under test sends on packetdrill's tun device, which orphans each skb as
+        // it takes it: TCP Small Queues and autocorking find nothing below TCP.
+        w.hosts[0].dev.cfg.tun = true;
         // The socket under test (host 0) and the one that stands for the script (host 1).
         let local = app::new_sock(&mut w, 0, 1);
         let remote = app::new_sock(&mut w, 1, 0);
@@ -526,6 +530,9 @@ impl<'a> Runner<'a> {
         if self.w.is_none() {
             return;
         }
+        // What a system call sent: the tun device hands its frames over at once, with no
+        // event of their own.
+        Self::capture(self.w.as_mut().expect("world"), &mut self.captured);
         loop {
             let w = self.w.as_mut().expect("world");
             let Some(next) = w.next_event_ns() else {
@@ -579,6 +586,8 @@ impl<'a> Runner<'a> {
         let mut got: Vec<Captured> = Vec::new();
         let mut bytes = 0u64;
         loop {
+            // Frames a system call sent on the tun device are on the wire already.
+            Self::capture(self.w.as_mut().expect("world"), &mut self.captured);
             if let Some(c) = self.captured.pop_front() {
                 let n = c.pkt.payload_len() as u64;
                 let contiguous = got.last().is_none_or(|l| {

@@ -116,6 +116,10 @@ pub struct DevConfig {
     /// One end of a veth pair (`drivers/net/veth.c`): `veth_xmit` is the driver; no rate, no
     /// TX ring, no BQL; the skb goes to the peer and is orphaned on transmit.
     pub veth: bool,
+    /// packetdrill's tun device (`drivers/net/tun.c`): `tun_net_xmit` orphans the skb
+    /// (`skb_orphan`, the destructor runs now) and queues it for the reading process; no TX
+    /// ring, no BQL. Set by the packetdrill runner only.
+    pub tun: bool,
     /// Link rate, bits per second.
     pub rate_bps: u64,
     /// TX ring descriptors (`ethtool -G tx`).
@@ -137,6 +141,7 @@ impl DevConfig {
         DevConfig {
             loopback: false,
             veth: false,
+            tun: false,
             rate_bps,
             tx_ring: 1024,
             tx_usecs: 16,
@@ -764,6 +769,14 @@ impl NetDevice {
             out.cpu_ns += cpu_ns;
             out.to_wire.push((now_ns, skb.clone()));
             out.completed.push(skb);
+            return Ok(());
+        }
+        if self.cfg.tun {
+            // tun_net_xmit: "Orphan the skb - required as we might hang on to it for
+            // indefinite time", then into the ring the reader (packetdrill) drains.
+            trace.tap(self.host, now_ns, &pkt);
+            out.to_wire.push((now_ns, pkt.clone()));
+            out.completed.push(pkt);
             return Ok(());
         }
         if self.ring.len() as u32 >= self.cfg.tx_ring {

@@ -464,6 +464,20 @@ fn loopback_orphans_the_skb_at_once_and_delivers_it_to_the_same_host() {
 }
 
 #[test]
+fn a_tun_device_orphans_each_skb_as_it_takes_it_where_a_nic_holds_it_until_tx_completion() {
+    let mut tun = Sim::new(nic(|n| n.c.tun = true), pfifo());
+    tun.xmit(data(1, 10_000, 10), 100);
+    assert_eq!(tun.completed.len(), 1, "tun_net_xmit: skb_orphan");
+    assert_eq!((tun.completed[0].0, tun.wire[0].0), (100, 100));
+    let mut eth = Sim::new(nic(|_| {}), pfifo());
+    eth.xmit(data(1, 10_000, 10), 100);
+    assert!(
+        eth.completed.is_empty(),
+        "a NIC frees the skb at its TX completion"
+    );
+}
+
+#[test]
 fn stale_timers_are_ignored() {
     let mut s = Sim::new(nic(|_| {}), pfifo());
     s.xmit(data(1, MSS, 1), 0);
