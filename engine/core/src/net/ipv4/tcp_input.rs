@@ -295,7 +295,11 @@ fn tcp_rcv_synrecv(w: &mut Stack, sk: SockId, pkt: &Packet) {
         let rtt_us = (now - tp.syn_sent_ns) / 1000;
         tp.snd_una = 1;
         // `Packet.window` is in bytes already (the sender scaled it back), as everywhere else.
+        // tcp_create_openreq_child: "newtp->snd_wnd = ntohs(tcp_hdr(skb)->window) <<
+        // newtp->rx_opt.snd_wscale; ... newtp->max_window = newtp->snd_wnd;" (this ACK's
+        // window, scaled, not the SYN's).
         tp.snd_wnd = pkt.window as u64;
+        tp.max_window = tp.snd_wnd;
         tp.snd_wl1 = pkt.seq;
         let host = tp.host;
         w.mib(host).inc(Mib::TcpPassiveOpens);
