@@ -1179,10 +1179,15 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             skb.truesize -= frag;
             tp.sk_wmem_queued -= frag as u64;
             trimmed_frag += frag as u64;
-            let mss = skb.gso_size.max(1);
-            skb.pcount = skb.len().div_ceil(mss).max(1);
-            if skb.pcount == 1 {
-                skb.gso_size = 0;
+            // A one-segment skb (no gso_size) stays one segment: Linux leaves it whole
+            // ("tcp_skb_pcount(skb) == 1" ends the walk) until it is fully acknowledged or
+            // retransmitted, where tcp_retransmit_skb trims what snd_una passed; the model
+            // trims it now, so a retransmission carries the same bytes.
+            if skb.gso_size > 0 {
+                skb.pcount = skb.len().div_ceil(skb.gso_size).max(1);
+                if skb.pcount == 1 {
+                    skb.gso_size = 0;
+                }
             }
             let dropped = old_pcount - skb.pcount;
             acked_pcount += dropped;
