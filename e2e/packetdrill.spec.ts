@@ -9,7 +9,8 @@ import { expect, nativePacketdrill, seriousViolations, test } from './fixtures';
 
 const CORK = 'scenarios/packetdrill/nagle/sockopt_cork_nodelay.pkt';
 const CORK_TEXT = readFileSync(new URL(`../${CORK}`, import.meta.url), 'utf8');
-const EOR = 'scenarios/packetdrill/eor/no-coalesce-small.pkt';
+const MIDRUN_TC =
+  'scenarios/packetdrill/cubic/cubic-rack-reo-timeout-retrans-failed-incoming-data.pkt';
 
 test('a .pkt file from the picker plays event by event, as the native engine ran it', async ({
   sendpath,
@@ -77,24 +78,28 @@ test('a dropped script the engine cannot model is unsupported at its line, never
   sendpath,
   page,
 }) => {
-  const native = nativePacketdrill(EOR);
+  const native = nativePacketdrill(MIDRUN_TC);
   expect(native.outcome.kind).toBe('unsupported');
   const line = native.outcome.kind === 'unsupported' ? native.outcome.line : 0;
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await sendpath.goto('./?view=packetdrill&lang=en&script=nagle/sockopt_cork_nodelay.pkt');
   await expect(page.getByRole('status')).toContainText('nagle/sockopt_cork_nodelay.pkt: pass');
-  const text = readFileSync(new URL(`../${EOR}`, import.meta.url), 'utf8');
+  const text = readFileSync(new URL(`../${MIDRUN_TC}`, import.meta.url), 'utf8');
   const drop = page.getByTestId('pd-drop');
   const data = await page.evaluateHandle((t) => {
     const dt = new DataTransfer();
-    dt.items.add(new File([t], 'no-coalesce-small.pkt', { type: 'text/plain' }));
+    dt.items.add(
+      new File([t], 'cubic-rack-reo-timeout-retrans-failed-incoming-data.pkt', {
+        type: 'text/plain',
+      }),
+    );
     return dt;
   }, text);
   await drop.dispatchEvent('drop', { dataTransfer: data });
   await expect(page.getByRole('status')).toHaveText(
-    `no-coalesce-small.pkt: unsupported at line ${line}. The script uses something the engine does not model; nothing after it ran.`,
+    `cubic-rack-reo-timeout-retrans-failed-incoming-data.pkt: unsupported at line ${line}. The script uses something the engine does not model; nothing after it ran.`,
   );
-  await expect(page.getByRole('alert')).toContainText('MSG_EOR');
+  await expect(page.getByRole('alert')).toContainText('a shell command after the socket exists');
   await expect(page.locator(`li[data-line="${line}"]`)).toHaveClass('pd-unsupported');
 });
 
