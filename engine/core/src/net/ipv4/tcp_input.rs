@@ -1706,6 +1706,7 @@ fn tcp_sacktag_write_queue(
 
 /// `tcp_check_sack_reordering`: data below the highest SACK was SACKed without having been
 /// retransmitted: the path reorders. Raise `reordering` to the distance seen and count it.
+#[cold]
 fn tcp_check_sack_reordering(w: &mut Stack, sk: SockId, low_seq: u64) {
     let tp = &mut w.socks[sk as usize];
     let host = tp.host;
