@@ -122,8 +122,8 @@ const FIXED: &[(&str, Option<&str>, &str)] = &[
     ),
     (
         "net.ipv4.tcp_frto",
-        Some("0"),
-        "the model has no F-RTO (RFC 5682)",
+        Some("2"),
+        "the model runs F-RTO (RFC 5682) as Linux's default, net.ipv4.tcp_frto=2",
     ),
 ];
 
@@ -311,7 +311,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_sh_sets_the_modelled_sysctls_and_notes_frto() {
+    fn defaults_sh_sets_the_modelled_sysctls_and_notes_nothing() {
         let mut a = Applied::default();
         command("../common/defaults.sh", &mut a).unwrap();
         assert!(a
@@ -321,8 +321,8 @@ mod tests {
             .sets
             .contains(&"net.ipv4.tcp_slow_start_after_idle=0".to_string()));
         assert!(a.sets.contains(&"net.ipv4.tcp_early_retrans=4".to_string()));
-        assert_eq!(a.notes.len(), 1, "{:?}", a.notes);
-        assert!(a.notes[0].contains("F-RTO"));
+        // Every value defaults.sh sets is one the model follows (F-RTO since 2026-11-27).
+        assert!(a.notes.is_empty(), "{:?}", a.notes);
     }
 
     #[test]
@@ -363,8 +363,9 @@ mod tests {
     #[test]
     fn an_unmodelled_sysctl_or_shell_command_is_unsupported() {
         let mut a = Applied::default();
-        let e = command("sysctl -q net.ipv4.tcp_frto=2", &mut a).unwrap_err();
+        let e = command("sysctl -q net.ipv4.tcp_frto=0", &mut a).unwrap_err();
         assert!(e.contains("F-RTO"), "{e}");
+        assert!(command("sysctl -q net.ipv4.tcp_frto=2", &mut a).is_ok());
         assert!(command("sysctl -q net.ipv4.tcp_sack=1", &mut a).is_ok());
         assert!(command("ip link set dev tun0 mtu 1000", &mut a).is_err());
         command("tc qdisc replace dev tun0 root fq", &mut a).unwrap();

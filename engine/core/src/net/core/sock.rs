@@ -354,6 +354,8 @@ impl Default for TcpRack {
 /// The loss-recovery fields of `struct tcp_sock` (include/linux/tcp.h), Linux 6.18 names.
 #[derive(Clone, Debug)]
 pub struct LossRecovery {
+    /// F-RTO (RFC 5682) is running for this RTO episode (`tp->frto`; net.ipv4.tcp_frto = 2).
+    pub frto: bool,
     /// `ssthresh` and `cwnd` saved when a reduction started (`prior_ssthresh`, `prior_cwnd`),
     /// for undo and PRR.
     pub prior_ssthresh: u32,
@@ -381,6 +383,7 @@ pub struct LossRecovery {
 impl Default for LossRecovery {
     fn default() -> Self {
         LossRecovery {
+            frto: false,
             prior_ssthresh: 0,
             prior_cwnd: 0,
             prr_delivered: 0,

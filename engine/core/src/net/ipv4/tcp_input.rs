@@ -22,8 +22,8 @@
 //!   timestamps (`tcp_try_undo_partial` and the timestamp half of `tcp_may_undo`), only from
 //!   D-SACKs; visible effect: a spurious fast retransmission is undone only when its D-SACK
 //!   arrives.
-//! - no F-RTO (`tp->frto` is 0), no SACK reneging, no ECN, no tail-loss probe; visible effect: an
-//!   RTO always retransmits everything outstanding that RACK does not know to be in flight.
+//! - no SACK reneging, no ECN; F-RTO as `net.ipv4.tcp_frto` 2 (the default) always; visible
+//!   effect: an RTO retransmits everything outstanding that RACK does not know to be in flight.
 //! - an ACK that neither advances `snd_una` nor carries SACK blocks, in state Open, returns
 //!   before the congestion control (which it would not change); visible effect: none.
 //! - SACK blocks ride on pure ACKs only (a data segment from the receiver carries none);
@@ -54,6 +54,12 @@ pub const FLAG_DATA_SACKED: u32 = 0x20;
 pub const FLAG_ECE: u32 = 0x40;
 pub const FLAG_LOST_RETRANS: u32 = 0x80;
 pub const FLAG_ORIG_SACK_ACKED: u32 = 0x200;
+
+/// `tcp_fastretrans_alert`'s `rexmit`: nothing, retransmit what is marked lost, or (F-RTO step
+/// 2.b) send new data first.
+pub const REXMIT_NONE: u8 = 0;
+pub const REXMIT_LOST: u8 = 1;
+pub const REXMIT_NEW: u8 = 2;
 pub const FLAG_SND_UNA_ADVANCED: u32 = 0x400;
 pub const FLAG_DSACKING_ACK: u32 = 0x800;
 pub const FLAG_SET_XMIT_TIMER: u32 = 0x1000;
@@ -1042,11 +1048,9 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             let prior_snd_una = tp.snd_una;
             let mut rs = RateSample::new(tp.packets_in_flight());
             let (mut flag, _) = tcp_sacktag_write_queue(w, sk, &blocks, prior_snd_una, &mut rs);
-            let mut rexmit = false;
+            let mut rexmit = REXMIT_NONE;
             tcp_fastretrans_alert(w, sk, prior_snd_una, 0, &mut flag, &mut rexmit);
-            if rexmit {
-                crate::net::ipv4::tcp_output::tcp_xmit_retransmit_queue(w, sk);
-            }
+            tcp_xmit_recovery(w, sk, rexmit);
         }
         return;
     }
@@ -1141,6 +1145,9 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
                 first_ackt.get_or_insert(skb.tstamp_ns);
                 last_ackt = Some(skb.tstamp_ns);
                 reord = reord.min(skb.seq);
+                if skb.end_seq <= tp.high_seq {
+                    flag |= FLAG_ORIG_SACK_ACKED;
+                }
             }
             if sacked & TCPCB_SACKED_ACKED != 0 {
                 tp.sacked_out -= skb.pcount;
@@ -1211,6 +1218,9 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
                 last_ackt = Some(skb.tstamp_ns);
                 if sacked & TCPCB_SACKED_ACKED == 0 {
                     reord = reord.min(start_seq);
+                    if skb.end_seq <= tp.high_seq {
+                        flag |= FLAG_ORIG_SACK_ACKED;
+                    }
                 }
             }
             let (tx, tstamp_ns, end_seq, retrans) =
@@ -1299,7 +1309,7 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     }
     let tp = &mut w.socks[sk as usize];
     // tcp_ack_is_dubious
-    let mut rexmit = false;
+    let mut rexmit = REXMIT_NONE;
     if flag & FLAG_NOT_DUP == 0 || flag & FLAG_CA_ALERT != 0 || tp.icsk_ca_state != TCP_CA_OPEN {
         // "if (!(flag & (FLAG_SND_UNA_ADVANCED | FLAG_NOT_DUP | FLAG_DSACKING_ACK)))
         // num_dupack = 1;" (gso_segs of an aggregated pure ACK: one here).
@@ -1380,11 +1390,26 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
         pacing_rate: rate,
         packets_out: pout,
     });
-    // tcp_xmit_recovery: retransmit what is marked lost (new data follows in
-    // tcp_data_snd_check).
-    if rexmit {
-        crate::net::ipv4::tcp_output::tcp_xmit_retransmit_queue(w, sk);
+    tcp_xmit_recovery(w, sk, rexmit);
+}
+
+/// `tcp_xmit_recovery`: retransmit what is marked lost (new data follows in
+/// `tcp_data_snd_check`); for F-RTO's step 2.b, new data first, and the retransmissions only if
+/// none could be sent.
+fn tcp_xmit_recovery(w: &mut Stack, sk: SockId, rexmit: u8) {
+    if rexmit == REXMIT_NONE {
+        return;
     }
+    if rexmit == REXMIT_NEW {
+        let mss = crate::net::ipv4::tcp_output::tcp_current_mss(&w.socks[sk as usize]);
+        crate::net::ipv4::tcp_output::__tcp_push_pending_frames(w, sk, mss, TCP_NAGLE_OFF);
+        let tp = &mut w.socks[sk as usize];
+        if tp.snd_nxt > tp.high_seq {
+            return;
+        }
+        tp.lr.frto = false;
+    }
+    crate::net::ipv4::tcp_output::tcp_xmit_retransmit_queue(w, sk);
 }
 
 /// `tcp_data_snd_check`: after an ACK, send what may now be sent, then see whether a writer
@@ -1902,12 +1927,16 @@ fn tcp_try_undo_dsack(w: &mut Stack, sk: SockId) -> bool {
     false
 }
 
-/// `tcp_try_undo_loss`: after an RTO, undo if the retransmissions were unneeded.
-fn tcp_try_undo_loss(w: &mut Stack, sk: SockId) -> bool {
+/// `tcp_try_undo_loss`: after an RTO, undo if the retransmissions were unneeded, or, with
+/// `frto_undo`, because F-RTO found the RTO spurious (`TcpExtTCPSpuriousRTOs`).
+fn tcp_try_undo_loss(w: &mut Stack, sk: SockId, frto_undo: bool) -> bool {
     let host = w.socks[sk as usize].host;
-    if tcp_may_undo(&w.socks[sk as usize]) {
+    if frto_undo || tcp_may_undo(&w.socks[sk as usize]) {
         tcp_undo_cwnd_reduction(w, sk, true);
         w.mib(host).inc(Mib::TcpExtTCPLossUndo);
+        if frto_undo {
+            w.mib(host).inc(Mib::TcpExtTCPSpuriousRTOs);
+        }
         w.socks[sk as usize].lr.icsk_retransmits = 0;
         tcp_set_ca_state(w, sk, TCP_CA_OPEN);
         return true;
@@ -1998,13 +2027,36 @@ fn tcp_identify_packet_loss(w: &mut Stack, sk: SockId, flag: &mut u32) {
 
 /// `tcp_process_loss`: an ACK in Loss (after an RTO): undo if spurious; leave Loss once
 /// `high_seq` is acked; else retransmit what is still marked lost.
-fn tcp_process_loss(w: &mut Stack, sk: SockId, flag: u32, num_dupack: u32, rexmit: &mut bool) {
+fn tcp_process_loss(w: &mut Stack, sk: SockId, flag: u32, num_dupack: u32, rexmit: &mut u8) {
     let tp = &w.socks[sk as usize];
     let recovered = tp.snd_una >= tp.high_seq;
-    if flag & FLAG_SND_UNA_ADVANCED != 0 && tcp_try_undo_loss(w, sk) {
+    if flag & FLAG_SND_UNA_ADVANCED != 0 && tcp_try_undo_loss(w, sk, false) {
         return;
     }
+    if w.socks[sk as usize].lr.frto {
+        // "F-RTO RFC5682 sec 3.1 (sack enhanced version). Step 3.b. A timeout is spurious if
+        // not all data are lost, i.e., never-retransmitted data are (s)acked."
+        if flag & FLAG_ORIG_SACK_ACKED != 0 && tcp_try_undo_loss(w, sk, true) {
+            return;
+        }
+        let tp = &mut w.socks[sk as usize];
+        if tp.snd_nxt > tp.high_seq {
+            if flag & FLAG_DATA_SACKED != 0 || num_dupack > 0 {
+                tp.lr.frto = false; // "Step 3.a. loss was real"
+            }
+        } else if flag & FLAG_SND_UNA_ADVANCED != 0 && !recovered {
+            tp.high_seq = tp.snd_nxt;
+            // "Step 2.b. Try send new data (but deferred until cwnd is updated in tcp_ack()).
+            // Otherwise fall back to the conventional recovery."
+            if !tp.write_queue.is_empty() && tp.wnd_end() > tp.snd_nxt {
+                *rexmit = REXMIT_NEW;
+                return;
+            }
+            tp.lr.frto = false;
+        }
+    }
     if recovered {
+        // "F-RTO RFC5682 sec 3.1 step 2.a and 1st part of step 3.a"
         tcp_try_undo_recovery(w, sk);
         return;
     }
@@ -2018,7 +2070,7 @@ fn tcp_process_loss(w: &mut Stack, sk: SockId, flag: u32, num_dupack: u32, rexmi
             tcp_reset_reno_sack(tp);
         }
     }
-    *rexmit = true;
+    *rexmit = REXMIT_LOST;
 }
 
 /// `tcp_fastretrans_alert`: the congestion state machine, run for an ACK that is dubious (a
@@ -2030,7 +2082,7 @@ fn tcp_fastretrans_alert(
     prior_snd_una: u64,
     num_dupack: u32,
     flag: &mut u32,
-    rexmit: &mut bool,
+    rexmit: &mut u8,
 ) {
     let _ = prior_snd_una;
     let tp = &mut w.socks[sk as usize];
@@ -2111,7 +2163,7 @@ fn tcp_fastretrans_alert(
         // "Otherwise enter Recovery state"
         tcp_enter_recovery(w, sk);
     }
-    *rexmit = true;
+    *rexmit = REXMIT_LOST;
 }
 
 /// `tcp_is_reno`: the peer did not offer SACK (`!tp->rx_opt.sack_ok`).
@@ -2208,6 +2260,7 @@ fn tcp_timeout_mark_lost(w: &mut Stack, sk: SockId) {
 /// `tcp_enter_loss`: the RTO fired: mark the outstanding data lost, reduce ssthresh unless
 /// this episode already did, cwnd = packets in flight + 1, state Loss.
 pub fn tcp_enter_loss(w: &mut Stack, sk: SockId) {
+    let new_recovery = w.socks[sk as usize].icsk_ca_state < TCP_CA_RECOVERY;
     tcp_timeout_mark_lost(w, sk);
     let jiffies = w.jiffies();
     let tp = &mut w.socks[sk as usize];
@@ -2233,6 +2286,10 @@ pub fn tcp_enter_loss(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
     tp.high_seq = tp.snd_nxt;
     tp.tlp_high_seq = None;
+    // "tp->frto = READ_ONCE(net->ipv4.sysctl_tcp_frto) && (new_recovery ||
+    // icsk->icsk_retransmits) && !inet_csk(sk)->icsk_mtup.probe_size;" (tcp_frto 2, no MTU
+    // probing in the model)
+    tp.lr.frto = new_recovery || tp.lr.icsk_retransmits > 0;
 }
 
 #[cfg(test)]
