@@ -1050,7 +1050,9 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
             let (mut flag, _) = tcp_sacktag_write_queue(w, sk, &blocks, prior_snd_una, &mut rs);
             let mut rexmit = REXMIT_NONE;
             tcp_fastretrans_alert(w, sk, prior_snd_una, 0, &mut flag, &mut rexmit);
-            tcp_xmit_recovery(w, sk, rexmit);
+            if rexmit != REXMIT_NONE {
+                tcp_xmit_recovery(w, sk, rexmit);
+            }
         }
         return;
     }
@@ -1390,16 +1392,16 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
         pacing_rate: rate,
         packets_out: pout,
     });
-    tcp_xmit_recovery(w, sk, rexmit);
+    if rexmit != REXMIT_NONE {
+        tcp_xmit_recovery(w, sk, rexmit);
+    }
 }
 
 /// `tcp_xmit_recovery`: retransmit what is marked lost (new data follows in
 /// `tcp_data_snd_check`); for F-RTO's step 2.b, new data first, and the retransmissions only if
 /// none could be sent.
+#[cold]
 fn tcp_xmit_recovery(w: &mut Stack, sk: SockId, rexmit: u8) {
-    if rexmit == REXMIT_NONE {
-        return;
-    }
     if rexmit == REXMIT_NEW {
         let mss = crate::net::ipv4::tcp_output::tcp_current_mss(&w.socks[sk as usize]);
         crate::net::ipv4::tcp_output::__tcp_push_pending_frames(w, sk, mss, TCP_NAGLE_OFF);
