@@ -1,7 +1,5 @@
 //! `include/linux/socket.h`: the `send()` flags the model's `tcp_sendmsg_locked` takes.
 
-/// "Nonblocking io".
-pub const MSG_DONTWAIT: u32 = 0x40;
 /// "End of record": the skb holding the call's last byte takes no later data
 /// (`TCP_SKB_CB(skb)->eor`, 4.7+).
 pub const MSG_EOR: u32 = 0x80;
