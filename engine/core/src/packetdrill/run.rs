@@ -530,9 +530,6 @@ impl<'a> Runner<'a> {
         if self.w.is_none() {
             return;
         }
-        // What a system call sent: the tun device hands its frames over at once, with no
-        // event of their own.
-        Self::capture(self.w.as_mut().expect("world"), &mut self.captured);
         loop {
             let w = self.w.as_mut().expect("world");
             let Some(next) = w.next_event_ns() else {
