@@ -349,6 +349,7 @@ pub fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         receive_queue: Default::default(),
         rcv_sack: Default::default(),
         owned_until_ns: 0,
+        send_owned: false,
         sk_backlog: Default::default(),
         processing_backlog: false,
         ack_deferred: false,
@@ -388,10 +389,15 @@ pub fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
 pub fn step(w: &mut World, a: u32) {
     let now = w.now_ns;
     let app = &w.apps[a as usize];
+    let sk = app.sk;
+    if w.socks[sk as usize].send_owned {
+        // The last send() returns now that its CPU time is over: release_sock.
+        tcp::release_sock(w, sk);
+    }
+    let app = &w.apps[a as usize];
     if app.finished_ns.is_some() {
         return;
     }
-    let sk = app.sk;
     if w.socks[sk as usize].state == TcpState::Closed && app.role.is_active() {
         // A flow whose connect() comes later (app.connect_interval_us): its first step.
         crate::net::ipv4::tcp_input::tcp_connect(w, sk);
@@ -446,6 +452,15 @@ fn after_syscall(w: &mut World, a: u32, think_ns: u64) {
     w.schedule(free.max(now) + think_ns, Event::App(a));
 }
 
+/// A `send()` that copied everything: the call holds its socket (`lock_sock`) until its CPU
+/// time is over, and segments or TX completions that come meanwhile (on a veth, the receiver's
+/// softirq runs inside the call) wait for `release_sock` at the application's next step.
+fn send_returns(w: &mut World, a: u32, think_ns: u64) {
+    let sk = w.apps[a as usize].sk;
+    w.socks[sk as usize].send_owned = true;
+    after_syscall(w, a, think_ns);
+}
+
 /// The thread goes to sleep in a system call (woken by `sk_stream_write_space` or
 /// `sk_data_ready`): a voluntary context switch.
 fn sleep(w: &mut World, a: u32) {
@@ -489,7 +504,7 @@ fn stream_send(w: &mut World, a: u32) {
             let app = &mut w.apps[a as usize];
             app.bytes_written += size;
             app.send_left = 0;
-            after_syscall(w, a, app_cfg.interval_ns);
+            send_returns(w, a, app_cfg.interval_ns);
         }
         SendOutcome::Blocked { copied } => {
             let app = &mut w.apps[a as usize];
@@ -536,7 +551,7 @@ fn stream_send_nonblock(w: &mut World, a: u32) {
         w.charge(sk, c);
     }
     if app_cfg.io == AppIo::Eagain && !eagain {
-        after_syscall(w, a, app_cfg.interval_ns);
+        send_returns(w, a, app_cfg.interval_ns);
         return;
     }
     epoll_wait(w, a);
@@ -682,7 +697,7 @@ fn pingpong(w: &mut World, a: u32) {
                 app.round += 1; // the client's round ends with its reply
             }
         }
-        after_syscall(w, a, 0);
+        send_returns(w, a, 0);
         return;
     }
     if app.to_read == 0 {

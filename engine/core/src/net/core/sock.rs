@@ -28,6 +28,9 @@ pub const TCP_NAGLE_PUSH: u8 = 4;
 /// `sk_tsq_flags` bits (enum tsq_enum).
 pub const TSQ_THROTTLED: u8 = 1 << 0;
 pub const TSQ_QUEUED: u8 = 1 << 1;
+/// `TCP_TSQ_DEFERRED`: the TSQ handler found the socket owned by its user; `tcp_release_cb`
+/// runs it (`tcp_tsq_write`) when the owner lets go.
+pub const TCP_TSQ_DEFERRED: u8 = 1 << 2;
 
 /// `icsk_ack.pending` bits (enum inet_csk_ack_state_t).
 pub const ICSK_ACK_SCHED: u8 = 1;
@@ -617,6 +620,9 @@ pub struct TcpSock {
     /// `tcp_recvmsg` call runs, the end of its current copy; segments that arrive meanwhile
     /// wait in `sk_backlog`.
     pub owned_until_ns: u64,
+    /// The writer holds the socket: its `send()` took `lock_sock` and has not yet returned
+    /// (`release_sock` runs when the call's CPU time is over, at the application's next step).
+    pub send_owned: bool,
     pub sk_backlog: VecDeque<Packet>,
     /// The backlog is being processed (`__release_sock`, `__sk_flush_backlog`).
     pub processing_backlog: bool,
@@ -653,6 +659,13 @@ pub struct TcpSock {
 }
 
 impl TcpSock {
+    /// `sock_owned_by_user`: a reader's `tcp_recvmsg` or a writer's `send()` holds the socket;
+    /// segments wait in `sk_backlog` and the TSQ handler is deferred until `release_sock`.
+    #[inline]
+    pub fn sock_owned_by_user(&self) -> bool {
+        self.owned_until_ns > 0 || self.send_owned
+    }
+
     /// `tcp_packets_in_flight`.
     pub fn packets_in_flight(&self) -> u32 {
         self.packets_out - (self.sacked_out + self.lost_out) + self.retrans_out

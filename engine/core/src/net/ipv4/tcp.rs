@@ -403,21 +403,41 @@ pub fn tcp_recvmsg_backlog(w: &mut Stack, sk: SockId, len: u64) -> Option<u64> {
     }
     let copied = std::mem::take(&mut tp.recv_copied);
     tcp_cleanup_rbuf(w, sk, copied);
-    // release_sock: __release_sock processes what is left in the backlog, then tcp_release_cb:
-    // "if (flags & TCPF_ACK_DEFERRED && inet_csk_ack_scheduled(sk))".
+    release_sock(w, sk);
+    Some(copied)
+}
+
+/// `release_sock` (net/core/sock.c, 6.18) with `tcp_release_cb` (net/ipv4/tcp_output.c): the
+/// socket's user lets go. `__release_sock` processes the segments that waited in the backlog,
+/// in order (their ACKs deferred, `tcp_backlog_ack_defer`); then `tcp_release_cb` runs what was
+/// deferred while the user held the socket: the TSQ handler ("if (flags & TCPF_TSQ_DEFERRED)
+/// tcp_tsq_write(sk)"), then the deferred ACK ("if ((flags & TCPF_ACK_DEFERRED) &&
+/// inet_csk_ack_scheduled(sk))").
+///
+/// Simplified: the delayed-ACK and retransmit timers are not deferred (`TCP_DELACK_TIMER_DEFERRED`,
+/// `TCP_WRITE_TIMER_DEFERRED`): they run when they fire, owned or not, which moves them by at
+/// most one system call.
+pub fn release_sock(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
-    let pkts = std::mem::take(&mut tp.sk_backlog);
-    tp.processing_backlog = true;
-    for pkt in pkts {
-        crate::net::ipv4::tcp_input::tcp_v4_do_rcv(w, sk, pkt);
+    if !tp.sk_backlog.is_empty() {
+        let pkts = std::mem::take(&mut tp.sk_backlog);
+        tp.processing_backlog = true;
+        for pkt in pkts {
+            crate::net::ipv4::tcp_input::tcp_v4_do_rcv(w, sk, pkt);
+        }
+        w.socks[sk as usize].processing_backlog = false;
     }
     let tp = &mut w.socks[sk as usize];
-    tp.processing_backlog = false;
     tp.owned_until_ns = 0;
+    tp.send_owned = false;
+    if tp.tsq_flags & TCP_TSQ_DEFERRED != 0 {
+        tp.tsq_flags &= !TCP_TSQ_DEFERRED;
+        crate::net::ipv4::tcp_output::tcp_tsq_write(w, sk);
+    }
+    let tp = &mut w.socks[sk as usize];
     if std::mem::take(&mut tp.ack_deferred) && tp.icsk_ack.pending & ICSK_ACK_SCHED != 0 {
         tcp_send_ack(w, sk, AckReason::ReleaseCb);
     }
-    Some(copied)
 }
 
 /// `tcp_cleanup_rbuf`: after a read, ACK now if an ACK is pending and either more than one

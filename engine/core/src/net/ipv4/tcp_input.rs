@@ -77,18 +77,11 @@ pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
     // 2 MB transfer (public/samples/bulk-40ms.jsonl) counted TcpInSegs 165 = IpInReceives 165
     // while the sender's TcpOutSegs was 1386.
     w.mib(host).inc(Mib::TcpInSegs);
-    // The receive softirq: an ACK through tcp_ack, or a (GRO'd) data skb and its segments.
-    let c = w.costs(host);
-    let cost = if pkt.payload_len() == 0 {
-        c.ack_rcv_ns
-    } else {
-        c.rx_skb_ns + c.rx_seg_ns * pkt.gso_segs.max(1) as u64
-    };
-    w.charge(sk, cost);
     let tp = &mut w.socks[sk as usize];
-    if tp.state == TcpState::Established && !tp.processing_backlog && tp.owned_until_ns > 0 {
-        // The reader holds the socket (until its copy is done and it has processed the
-        // backlog): tcp_add_backlog, processed in order when it lets go.
+    if tp.state == TcpState::Established && !tp.processing_backlog && tp.sock_owned_by_user() {
+        // The reader (until its copy is done and it has processed the backlog) or the writer
+        // (until its send() returns) holds the socket: tcp_add_backlog, processed in order
+        // when it lets go (release_sock).
         tp.sk_backlog.push_back(pkt);
         return;
     }
@@ -96,7 +89,20 @@ pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
 }
 
 /// `tcp_v4_do_rcv`: a segment processed by its socket, from the softirq or from the backlog.
+///
+/// Its CPU cost (an ACK through `tcp_ack`, or a (GRO'd) data skb and its segments) is charged
+/// here, where the segment is processed: in the receive softirq, or, for a segment that waited
+/// in the backlog, by the socket's user in `release_sock`. Simplified: the softirq's share of a
+/// backlogged segment (`ip_rcv`, the socket lookup, `sk_add_backlog`) is not charged apart.
 pub fn tcp_v4_do_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
+    let host = w.socks[sk as usize].host;
+    let c = w.costs(host);
+    let cost = if pkt.payload_len() == 0 {
+        c.ack_rcv_ns
+    } else {
+        c.rx_skb_ns + c.rx_seg_ns * pkt.gso_segs.max(1) as u64
+    };
+    w.charge(sk, cost);
     let tp = &mut w.socks[sk as usize];
     if tp.net.sysctl.tcp_timestamps && pkt.seq <= tp.rcv_wup {
         // tcp_replace_ts_recent: remember the peer's TSval (its send time, ms) to echo.
@@ -2618,6 +2624,33 @@ mod tests {
             8 * 40_000 + 1_000,
             "(41 ms - 40 ms) / 8 more"
         );
+    }
+
+    #[test]
+    fn an_ack_that_arrives_while_the_writers_send_holds_the_socket_waits_in_the_backlog() {
+        let mut w = established("6.18", "");
+        crate::net::ipv4::tcp::tcp_sendmsg_locked(&mut w, 0, 1000, 0, false);
+        let nxt = w.socks[0].snd_nxt;
+        assert!(w.socks[0].snd_una < nxt, "in flight");
+        w.socks[0].send_owned = true; // the writer's send() has not returned
+        let ack = Packet {
+            sk: 1,
+            src_host: 1,
+            dst_host: 0,
+            pure_ack: true,
+            seq: w.socks[1].snd_nxt,
+            end_seq: w.socks[1].snd_nxt,
+            ack_seq: nxt,
+            window: 65_535,
+            ..data(&w, 0, 1, 0)
+        };
+        tcp_v4_rcv(&mut w, 0, ack);
+        assert_eq!(w.socks[0].sk_backlog.len(), 1, "tcp_add_backlog");
+        assert!(w.socks[0].snd_una < nxt, "not processed yet");
+        crate::net::ipv4::tcp::release_sock(&mut w, 0);
+        assert!(w.socks[0].sk_backlog.is_empty());
+        assert_eq!(w.socks[0].snd_una, nxt, "__release_sock ran tcp_ack");
+        assert!(!w.socks[0].send_owned);
     }
 
     #[test]

@@ -1270,9 +1270,21 @@ pub fn tcp_tasklet_func(w: &mut Stack, sk: SockId) {
     tcp_tsq_handler(w, sk);
 }
 
-/// `tcp_tsq_handler` → `tcp_tsq_write`: resume transmission after a TX completion (from the
-/// TSQ tasklet) or when the pacing timer fires.
+/// `tcp_tsq_handler` (net/ipv4/tcp_output.c, 6.18): resume transmission after a TX completion
+/// (from the TSQ tasklet) or when the pacing timer fires: `tcp_tsq_write` now, or, when the
+/// socket's user holds it ("if (!sock_owned_by_user(sk)) tcp_tsq_write(sk); else if
+/// (!test_and_set_bit(TCP_TSQ_DEFERRED, ...))"), from `tcp_release_cb` when it lets go.
 pub fn tcp_tsq_handler(w: &mut Stack, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    if tp.sock_owned_by_user() {
+        tp.tsq_flags |= TCP_TSQ_DEFERRED;
+        return;
+    }
+    tcp_tsq_write(w, sk);
+}
+
+/// `tcp_tsq_write`: push the write queue (`tcp_write_xmit`) in the states that send data.
+pub fn tcp_tsq_write(w: &mut Stack, sk: SockId) {
     let tp = &w.socks[sk as usize];
     // tcp_tsq_write: "(1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 | TCPF_CLOSING |
     // TCPF_CLOSE_WAIT | TCPF_LAST_ACK)".
@@ -2234,6 +2246,28 @@ mod tests {
             }
             assert_eq!(tp.snd_cwnd_stamp, rto_j + 1);
         }
+    }
+
+    #[test]
+    fn a_tsq_handler_that_runs_while_the_writer_owns_the_socket_waits_for_release_sock() {
+        use crate::include::linux::socket::MSG_MORE;
+        use crate::net::ipv4::tcp;
+        let mut w = established("6.18", "");
+        // MSG_MORE holds the 1000 bytes in the write queue (tcp_push corks them).
+        tcp::tcp_sendmsg_locked(&mut w, 0, 1000, MSG_MORE, false);
+        let una = w.socks[0].snd_una;
+        assert_eq!(w.socks[0].snd_nxt, una, "held");
+        // The call has not returned: a TX completion's tasklet finds the socket owned.
+        w.socks[0].send_owned = true;
+        tcp_tsq_handler(&mut w, 0);
+        assert_eq!(w.socks[0].tsq_flags & TCP_TSQ_DEFERRED, TCP_TSQ_DEFERRED);
+        assert_eq!(w.socks[0].snd_nxt, una, "deferred, nothing sent");
+        // release_sock → tcp_release_cb → tcp_tsq_write: nothing in flight, Nagle lets the
+        // sub-MSS skb go.
+        tcp::release_sock(&mut w, 0);
+        assert_eq!(w.socks[0].tsq_flags & TCP_TSQ_DEFERRED, 0);
+        assert!(!w.socks[0].sock_owned_by_user());
+        assert_eq!(w.socks[0].snd_nxt, una + 1000, "sent from tcp_release_cb");
     }
 
     #[test]
