@@ -33,6 +33,11 @@ export const scenariosZh: Record<string, { title: string; summary: string }> = {
     summary:
       '在 fq 作为 qdisc 的情况下重做自动封包实验（4 个数据流，每次写入 128 字节），链路为发送方无法填满的 40 Gbit/s。关闭 pacing 时，fq 立即转发每个数据包：发送方的 CPU 先耗尽，数据包大约只有 1 个 MSS。每个数据流限速 2.5 Gbit/s（tc qdisc fq maxrate 2500mbit，约等于每个受限于 CPU 的数据流达到的速率）时，fq 把每个数据流的数据包扣到其发送时刻；在此期间 tcp_push 发现该数据流仍有数据包在 qdisc 中，于是自动封包，末尾 skb 增长到数十个 MSS。限速高于发送方所能达到的速率时，数据包被扣住的时间太短，几乎没有影响。',
   },
+  'loss-recovery': {
+    title: '那个数据包去哪儿了：一个批量数据流经过 100 个数据包的瓶颈队列',
+    summary:
+      '一个 TCP_STREAM 数据流以每次 64 KB 的 send() 写入，经过一台 200 Mbit/s、RTT 40 ms 的路由器。路由器的队列能容纳 100 个数据包，远少于路径在途的 660 个，所以慢启动会撑破队列，路由器丢弃放不下的数据包。接收方的 SACK 报告空洞；发送方把缺失的分段标记为丢失（RACK），进入快速恢复并重传它们，由 PRR 在整个恢复期间安排重传和新数据的节奏。随后 cubic 从窗口的 70 % 继续；BBR 则保持它测得的速率，每次探测更多带宽时又会丢包。',
+  },
 };
 
 /** key -> meaning. */

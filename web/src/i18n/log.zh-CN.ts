@@ -161,7 +161,19 @@ export const SIM_TEMPLATES: Record<string, SimTemplate> = {
     const site = r.dropSites[f.site!] ?? n('site');
     return `数据包 #${n('pkt')} 在 ${DROP_SITES_ZH[site] ?? site} 中被丢弃`;
   },
+  retransmit: ({ n }) => `重传 skb#${n('skb')} [${n('seq')}, ${n('end_seq')})：${n('segs')} 个分段`,
+  // The state keeps the kernel's name (enum tcp_ca_state), as the engine's line does.
+  ca_state: ({ f, n }) => `拥塞状态 ${CA_STATES[f.state!] ?? n('state')}`,
 };
+
+/** `enum tcp_ca_state` by value, as the engine names the states. */
+const CA_STATES = [
+  'TCP_CA_Open',
+  'TCP_CA_Disorder',
+  'TCP_CA_CWR',
+  'TCP_CA_Recovery',
+  'TCP_CA_Loss',
+];
 
 /** Drop sites that are not kernel names, in Chinese. */
 const DROP_SITES_ZH: Record<string, string> = { bottleneck: '瓶颈路由器' };

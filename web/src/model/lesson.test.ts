@@ -280,6 +280,7 @@ describe('the lessons of scenarios/lessons/', () => {
       'tcp-small-queues',
       'notsent-lowat',
       'fq-pacing-autocorking',
+      'loss-recovery',
     ]);
     for (const l of lessons) for (const lang of LANGS) expect(l.title[lang]).not.toBe('');
   });

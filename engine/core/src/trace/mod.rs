@@ -360,7 +360,28 @@ pub enum Ev {
     /// A packet was freed without reaching the wire, at `site` (`kfree_skb`). Never silent: the
     /// run also gets a warning, since links are lossless in this model and the flow may stall.
     Drop { pkt: u64, site: DropSite },
+    /// `skb` `[seq, end_seq)` (`segs` segments) went out again (`__tcp_retransmit_skb`, where
+    /// the `tcp:tcp_retransmit_skb` tracepoint fires): a loss repair, a loss probe's
+    /// retransmission or an RTO's.
+    Retransmit {
+        skb: u64,
+        seq: u64,
+        end_seq: u64,
+        segs: u64,
+    },
+    /// The congestion state became `state` (`tcp_set_ca_state`, the `tcp:tcp_cong_state_set`
+    /// tracepoint): `TCP_CA_Open` 0 .. `TCP_CA_Loss` 4 ([`CA_STATE_NAMES`]).
+    CaState { state: u8 },
 }
+
+/// The names of `icsk_ca_state`'s values (`enum tcp_ca_state`), by value.
+pub const CA_STATE_NAMES: [&str; 5] = [
+    "TCP_CA_Open",
+    "TCP_CA_Disorder",
+    "TCP_CA_CWR",
+    "TCP_CA_Recovery",
+    "TCP_CA_Loss",
+];
 
 /// One event with its place and time.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -423,6 +444,8 @@ impl Ev {
             Ev::CpuWait { .. } => "cpu_wait",
             Ev::Established { .. } => "established",
             Ev::Drop { .. } => "drop",
+            Ev::Retransmit { .. } => "retransmit",
+            Ev::CaState { .. } => "ca_state",
         }
     }
 
@@ -670,6 +693,18 @@ impl Ev {
                 ]
             }
             Drop { pkt, site } => vec![("pkt", pkt), ("site", site as u64)],
+            Retransmit {
+                skb,
+                seq,
+                end_seq,
+                segs,
+            } => vec![
+                ("skb", skb),
+                ("seq", seq),
+                ("end_seq", end_seq),
+                ("segs", segs),
+            ],
+            CaState { state } => vec![("state", state as u64)],
         }
     }
 
@@ -829,6 +864,21 @@ impl Ev {
                 "connection established: mss {mss}, sk_sndbuf {sndbuf}, sk_rcvbuf {rcvbuf}"
             ),
             Drop { pkt, site } => write!(s, "packet #{pkt} dropped in {}", site.name()),
+            Retransmit {
+                skb,
+                seq,
+                end_seq,
+                segs,
+            } => write!(
+                s,
+                "retransmit skb#{skb} [{seq}, {end_seq}): {segs} segment{}",
+                if segs == 1 { "" } else { "s" }
+            ),
+            CaState { state } => write!(
+                s,
+                "congestion state {}",
+                CA_STATE_NAMES.get(state as usize).unwrap_or(&"?")
+            ),
         };
         s
     }
@@ -1038,6 +1088,16 @@ pub const KINDS: &[KindInfo] = &[
         name: "loss_probe",
         func: "tcp_send_loss_probe",
         fields: &["seq", "retrans"],
+    },
+    KindInfo {
+        name: "retransmit",
+        func: "__tcp_retransmit_skb",
+        fields: &["skb", "seq", "end_seq", "segs"],
+    },
+    KindInfo {
+        name: "ca_state",
+        func: "tcp_set_ca_state",
+        fields: &["state"],
     },
 ];
 
@@ -1250,6 +1310,13 @@ mod tests {
                 truesize: 7,
             },
             Ev::QueueWake { gate: Gate::Bql },
+            Ev::Retransmit {
+                skb: 1,
+                seq: 2,
+                end_seq: 3,
+                segs: 4,
+            },
+            Ev::CaState { state: 3 },
             Ev::QdiscBypass { pkt: 1 },
             Ev::GsoSegment { pkt: 1, segs: 2 },
             Ev::Requeue { pkt: 1 },

@@ -1765,6 +1765,8 @@ fn tcp_set_ca_state(w: &mut Stack, sk: SockId, state: u8) {
         tcp_cong::set_state_loss(tp, &mut rand);
     }
     tp.icsk_ca_state = state;
+    let host = tp.host;
+    w.emit(host, sk, || Ev::CaState { state });
 }
 
 /// `tcp_current_ssthresh`: ssthresh, or 3/4 of cwnd when that is higher and no reduction runs.

@@ -1073,7 +1073,17 @@ fn __tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> boo
         tcp_fragment_rtx(w, sk, idx, len as u32, cur_mss);
     }
     __tcp_transmit_skb(w, sk, true, idx);
-    w.socks[sk as usize].rtx_queue[idx].retrans = true; // TCPCB_EVER_RETRANS
+    let tp = &mut w.socks[sk as usize];
+    let skb = &mut tp.rtx_queue[idx];
+    skb.retrans = true; // TCPCB_EVER_RETRANS
+    let (id, seq, end_seq, segs) = (skb.id, skb.seq, skb.end_seq, skb.pcount as u64);
+    let host = tp.host;
+    w.emit(host, sk, || Ev::Retransmit {
+        skb: id,
+        seq,
+        end_seq,
+        segs,
+    });
     true
 }
 
