@@ -420,9 +420,9 @@ pub fn tcp_recvmsg_backlog(w: &mut Stack, sk: SockId, len: u64) -> Option<u64> {
 pub fn release_sock(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
     if !tp.sk_backlog.is_empty() {
-        let pkts = std::mem::take(&mut tp.sk_backlog);
+        // In order, popped one by one: the queue keeps its allocation for the next call.
         tp.processing_backlog = true;
-        for pkt in pkts {
+        while let Some(pkt) = w.socks[sk as usize].sk_backlog.pop_front() {
             crate::net::ipv4::tcp_input::tcp_v4_do_rcv(w, sk, pkt);
         }
         w.socks[sk as usize].processing_backlog = false;
