@@ -206,8 +206,8 @@ fn autocorking_tips_cpu_bound_flows_into_line_rate() {
 
 // ---- Commit c9bee3b7 "tcp: TCP_NOTSENT_LOWAT socket option" (200 flows) ----
 
-const LOWAT_MEM: &str = "with 131072 the model's memory (15577 pages) is below the commit's (20567), and \
-without it the model holds 1.14x the commit's 45458 pages: on a lossless link every flow's cwnd, and \
+const LOWAT_MEM: &str = "with 131072 the model's memory (15515 pages) is below the commit's (20567), and \
+without it the model holds 1.16x the commit's 45458 pages (52550): on a lossless link every flow's cwnd, and \
 the send buffer autotuned to twice it, grows further than on the commit's network, where losses \
 bound cwnd; the ratio comes out 0.30 instead of 0.45";
 
