@@ -47,7 +47,10 @@ const PROFILE = 'wasm';
 const PKG_DIR = join(ROOT, 'web', 'src', 'engine', 'pkg');
 const CARGO_WASM = join(ENGINE, 'target', TARGET, PROFILE, 'sendpath_wasm.wasm');
 const TYPES_STAMP = join(ENGINE, 'target', 'typescript-types.stamp');
-/** The wasm features rustc's wasm32-unknown-unknown target uses (Rust 1.82 and later). */
+/**
+ * The wasm features of the modules: those rustc's wasm32-unknown-unknown target uses (Rust 1.82
+ * and later), and 128-bit SIMD, which engine/.cargo/config.toml enables for that target.
+ */
 const WASM_FEATURES = [
   'bulk-memory',
   'sign-ext',
@@ -55,6 +58,7 @@ const WASM_FEATURES = [
   'mutable-globals',
   'reference-types',
   'multivalue',
+  'simd',
 ];
 
 /**
@@ -96,7 +100,7 @@ function buildWasm(module, newestSourceMs) {
     CARGO_WASM,
   ]);
   // binaryen's optimizer after LLVM's: a few per cent faster and a little smaller (issue 16).
-  // The features are those Rust's wasm32-unknown-unknown target enables by default.
+  // The features are those the module is built with (WASM_FEATURES).
   say(WHO, `wasm: ${module.name}: wasm-opt -O3`);
   run(nodeBin('wasm-opt'), [
     '-O3',
