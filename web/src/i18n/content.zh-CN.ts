@@ -82,6 +82,8 @@ export const keysZh: Record<string, string> = {
   'net.ipv4.tcp_moderate_rcvbuf': '接收缓冲区自动调整',
   'net.ipv4.tcp_early_retrans':
     '3 或 4：最后一次发送 2 个 RTT 后发出尾部丢包探测（TLP）；模型从 4.14 起探测',
+  'net.ipv4.tcp_frto':
+    '重传超时后的 F-RTO（RFC 5682）：非零时先发送新数据，并在随后的 ACK 表明超时是虚假的时撤销它（TcpExtTCPSpuriousRTOs）；0 时重传所有未被确认的数据',
   'net.ipv4.tcp_pingpong_thresh':
     '接收方把连接视为交互式（延迟其 ACK）之前，需要在 ato 内收到的回复次数',
   'net.core.default_qdisc': '新设备挂载的 qdisc',

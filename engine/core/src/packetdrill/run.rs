@@ -1418,6 +1418,25 @@ impl<'a> Runner<'a> {
         let sk = local;
         match (name.as_str(), v) {
             ("SO_REUSEADDR", _) => {}
+            ("TCP_CONGESTION", _) => {
+                // The name the socket already runs (the scripts' "cubic" of defaults.sh, which
+                // a kernel whose default is bbr needs spelled out) changes nothing; another
+                // would need the accepted socket's congestion control switched.
+                let want = match c.args.get(3) {
+                    Some(Expr::Str(s)) => s.clone(),
+                    _ => String::new(),
+                };
+                let have = match w.socks[sk as usize].cc {
+                    crate::scenario::CongestionControl::Cubic => "cubic",
+                    crate::scenario::CongestionControl::Reno => "reno",
+                    crate::scenario::CongestionControl::Bbr => "bbr",
+                };
+                if want != have {
+                    return Err(Stop::Unsupported(format!(
+                        "setsockopt TCP_CONGESTION {want:?}: the runner's sockets run the congestion control of net.ipv4.tcp_congestion_control ({have})"
+                    )));
+                }
+            }
             ("TCP_NODELAY", Some(v)) => tcp::tcp_sock_set_nodelay(w, sk, v != 0),
             ("TCP_CORK", Some(v)) => tcp::tcp_sock_set_cork(w, sk, v != 0),
             ("TCP_QUICKACK", Some(v)) => tcp::tcp_sock_set_quickack(w, sk, v != 0),
@@ -1438,7 +1457,7 @@ impl<'a> Runner<'a> {
             }
             _ => {
                 return Err(Stop::Unsupported(format!(
-                    "setsockopt {name} (the runner sets SO_REUSEADDR, SO_SNDBUF, TCP_NODELAY, TCP_CORK, TCP_QUICKACK, TCP_NOTSENT_LOWAT)"
+                    "setsockopt {name} (the runner sets SO_REUSEADDR, SO_SNDBUF, TCP_NODELAY, TCP_CORK, TCP_QUICKACK, TCP_NOTSENT_LOWAT, and TCP_CONGESTION to the one the socket runs)"
                 )))
             }
         }

@@ -58,6 +58,7 @@ const MODELLED: &[&str] = &[
     "net.ipv4.tcp_min_tso_segs",
     "net.ipv4.tcp_tso_rtt_log",
     "net.ipv4.tcp_moderate_rcvbuf",
+    "net.ipv4.tcp_frto",
     "net.ipv4.tcp_early_retrans",
     "net.ipv4.tcp_pingpong_thresh",
     "net.core.wmem_max",
@@ -119,11 +120,6 @@ const FIXED: &[(&str, Option<&str>, &str)] = &[
         "net.ipv4.tcp_syncookies",
         None,
         "a listener with room never sends cookies",
-    ),
-    (
-        "net.ipv4.tcp_frto",
-        Some("2"),
-        "the model runs F-RTO (RFC 5682) as Linux's default, net.ipv4.tcp_frto=2",
     ),
 ];
 
@@ -363,9 +359,10 @@ mod tests {
     #[test]
     fn an_unmodelled_sysctl_or_shell_command_is_unsupported() {
         let mut a = Applied::default();
-        let e = command("sysctl -q net.ipv4.tcp_frto=0", &mut a).unwrap_err();
-        assert!(e.contains("F-RTO"), "{e}");
-        assert!(command("sysctl -q net.ipv4.tcp_frto=2", &mut a).is_ok());
+        let e = command("sysctl -q net.ipv4.tcp_reordering=5", &mut a).unwrap_err();
+        assert!(e.contains("reordering degree of 3"), "{e}");
+        command("sysctl -q net.ipv4.tcp_frto=0", &mut a).unwrap();
+        assert_eq!(a.sets.last().unwrap(), "net.ipv4.tcp_frto=0");
         assert!(command("sysctl -q net.ipv4.tcp_sack=1", &mut a).is_ok());
         assert!(command("ip link set dev tun0 mtu 1000", &mut a).is_err());
         command("tc qdisc replace dev tun0 root fq", &mut a).unwrap();

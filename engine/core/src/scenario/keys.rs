@@ -385,6 +385,15 @@ pub static KEYS: &[KeyDef] = &[
         default: |_| int(3),
     },
     KeyDef {
+        name: "net.ipv4.tcp_frto",
+        group: Group::Ipv4,
+        kind: Kind::Int { min: 0, max: 2 },
+        since: None,
+        per_host: true,
+        doc: "F-RTO (RFC 5682) after a retransmission timeout: nonzero sends new data first and undoes a timeout the next ACKs show spurious (TcpExtTCPSpuriousRTOs); 0 retransmits everything unacknowledged",
+        default: |_| int(2),
+    },
+    KeyDef {
         name: "net.ipv4.tcp_pingpong_thresh",
         group: Group::Ipv4,
         kind: Kind::Int { min: 1, max: 255 },

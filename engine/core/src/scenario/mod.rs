@@ -1294,6 +1294,9 @@ pub struct Sysctls {
     pub tcp_moderate_rcvbuf: bool,
     /// `net.ipv4.tcp_early_retrans`: 3 or 4 enable the tail loss probe.
     pub tcp_early_retrans: u32,
+    /// `net.ipv4.tcp_frto`: nonzero runs F-RTO after an RTO (1 and 2 alike since 4.10's
+    /// RFC 5682 rewrite: SACK-enhanced when the flow has SACK).
+    pub tcp_frto: u32,
     pub tcp_pingpong_thresh: u32,
     pub wmem_max: u64,
     pub rmem_max: u64,
@@ -1432,6 +1435,7 @@ impl HostConfig {
                 tcp_timestamps: g.int("net.ipv4.tcp_timestamps") != 0,
                 tcp_moderate_rcvbuf: g.bool("net.ipv4.tcp_moderate_rcvbuf"),
                 tcp_early_retrans: g.int("net.ipv4.tcp_early_retrans") as u32,
+                tcp_frto: g.int("net.ipv4.tcp_frto") as u32,
                 tcp_pingpong_thresh: g.int("net.ipv4.tcp_pingpong_thresh") as u32,
                 wmem_max: g.int("net.core.wmem_max") as u64,
                 rmem_max: g.int("net.core.rmem_max") as u64,

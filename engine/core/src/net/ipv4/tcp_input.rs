@@ -22,8 +22,7 @@
 //!   timestamps (`tcp_try_undo_partial` and the timestamp half of `tcp_may_undo`), only from
 //!   D-SACKs; visible effect: a spurious fast retransmission is undone only when its D-SACK
 //!   arrives.
-//! - no SACK reneging, no ECN; F-RTO as `net.ipv4.tcp_frto` 2 (the default) always; visible
-//!   effect: an RTO retransmits everything outstanding that RACK does not know to be in flight.
+//! - no SACK reneging, no ECN; visible effect: none on the modelled paths.
 //! - an ACK that neither advances `snd_una` nor carries SACK blocks, in state Open, returns
 //!   before the congestion control (which it would not change); visible effect: none.
 //! - SACK blocks ride on pure ACKs only (a data segment from the receiver carries none);
@@ -2297,9 +2296,9 @@ pub fn tcp_enter_loss(w: &mut Stack, sk: SockId) {
     tp.high_seq = tp.snd_nxt;
     tp.tlp_high_seq = None;
     // "tp->frto = READ_ONCE(net->ipv4.sysctl_tcp_frto) && (new_recovery ||
-    // icsk->icsk_retransmits) && !inet_csk(sk)->icsk_mtup.probe_size;" (tcp_frto 2, no MTU
-    // probing in the model)
-    tp.lr.frto = new_recovery || tp.lr.icsk_retransmits > 0;
+    // icsk->icsk_retransmits) && !inet_csk(sk)->icsk_mtup.probe_size;" (no MTU probing in
+    // the model)
+    tp.lr.frto = tp.net.sysctl.tcp_frto != 0 && (new_recovery || tp.lr.icsk_retransmits > 0);
 }
 
 #[cfg(test)]
