@@ -302,9 +302,49 @@ export class SiteStore {
 
   getSnapshot = (): Snapshot => this.snap;
 
+  private lateListeners = new Set<() => void>();
+  private latePending = false;
+
+  /**
+   * Hears about changes once the frame that follows them is painted (and the tasks queued by
+   * then have run): the panels below the pipeline and the charts (`useSiteDeferred`), which a
+   * change thus never delays.
+   */
+  subscribeLate = (fn: () => void): (() => void) => {
+    this.lateListeners.add(fn);
+    return () => this.lateListeners.delete(fn);
+  };
+
+  private notifyLate(force = false): void {
+    if (this.latePending || this.lateListeners.size === 0) return;
+    this.latePending = true;
+    let done = false;
+    const run = () => {
+      if (done) return;
+      done = true;
+      // After the tasks the frame queued (the charts' own "painted" mark among them).
+      setTimeout(() => {
+        this.latePending = false;
+        // While a run is on its way the panels wait for it (its arrival notifies again): they
+        // render once per change, after its charts, and never compete with the run for the CPU.
+        // (A run that never comes back: they catch up regardless, a second on.)
+        if (!force && (this.snap.a.running || this.snap.b?.running)) {
+          setTimeout(() => this.notifyLate(true), 1000);
+          return;
+        }
+        for (const fn of this.lateListeners) fn();
+      }, 0);
+    };
+    // A hidden page paints no frames: a timer stands in.
+    if (typeof requestAnimationFrame === 'function')
+      requestAnimationFrame(() => setTimeout(run, 0));
+    setTimeout(run, 200);
+  }
+
   private set(patch: Partial<Snapshot>): void {
     this.snap = { ...this.snap, ...patch };
     for (const fn of this.listeners) fn();
+    this.notifyLate();
   }
 
   private setSide(side: Side, patch: Partial<SideView>): void {
@@ -938,6 +978,8 @@ export class SiteStore {
     const infoCall = engine.call('scenarioInfo', req);
     let simCall = simulate(req);
     simCall.catch(() => {});
+    // Running from now: in the task of the change, so React renders it with the change.
+    if (!this.snap[side]?.running) this.setSide(side, { running: true });
     let info: ScenarioInfo;
     let shownCfg = cfg;
     let baseRun: string | null = null;
@@ -968,7 +1010,9 @@ export class SiteStore {
       }
       simCall = simulate(base);
     }
-    this.setSide(side, { info, running: true, ...(baseRun ? {} : { error: null }) });
+    // The controls show the checked values at once (a key set back to the scenario's value
+    // shows that value, not the override's, before the run is back).
+    this.setSide(side, { info, ...(baseRun ? {} : { error: null }) });
     try {
       const model = await simCall;
       perf.modelArrived(model.timing);
