@@ -190,7 +190,8 @@ export function Pipeline({
   const wrapRef = useRef<HTMLDivElement>(null);
   const labelsRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const hits = useRef(new Hits());
+  // Made once (a `useRef(new Hits())` would build and drop its arrays on every render).
+  const [hits] = useState(() => new Hits());
   const visible = useRef(true);
   const frame = useRef<number | null>(null);
   const reducedMotion = usePrefersReducedMotion();
@@ -239,14 +240,14 @@ export function Pipeline({
         gates,
         labels: { notRecorded: msg.native.hatch, inferred: msg.native.hatchInferred },
       },
-      hits.current,
+      hits,
     );
     countDraw(
       scene.qdisc.length + scene.ring.length + scene.wire.length + scene.back.length,
       performance.now() - started,
     );
     perf.pipelinePainted();
-  }, [ctx, geo, clock, reducedMotion, selectedSkb, gates]);
+  }, [ctx, geo, clock, reducedMotion, selectedSkb, gates, hits]);
 
   const schedule = useCallback(() => {
     if (frame.current === null) frame.current = requestAnimationFrame(paint);
@@ -317,7 +318,7 @@ export function Pipeline({
     if (!r) return null;
     const x = e.clientX - r.left;
     const y = e.clientY - r.top;
-    return { x, y, hit: hits.current.at(x, y) };
+    return { x, y, hit: hits.at(x, y) };
   };
 
   const onMove = (e: React.PointerEvent) => {
