@@ -1010,9 +1010,9 @@ export class SiteStore {
       }
       simCall = simulate(base);
     }
-    // The controls show the checked values at once (a key set back to the scenario's value
-    // shows that value, not the override's, before the run is back).
-    this.setSide(side, { info, ...(baseRun ? {} : { error: null }) });
+    // The check's answer (it comes first: the worker answers in order) is shown with the run's,
+    // so the page renders and paints once for both; a control shows the reader's choice at once
+    // by itself (Controls.tsx).
     try {
       const model = await simCall;
       perf.modelArrived(model.timing);
@@ -1024,16 +1024,19 @@ export class SiteStore {
       const catalog = this.snap.catalog!;
       const view = this.snap[side];
       this.setSide(side, {
+        info,
         model,
         ctx: sceneContext(model, catalog.trace, qdiscOf(info, model)),
         runId: (view?.runId ?? 0) + 1,
         modelConfig: shownCfg,
         running: false,
         baseRun,
+        ...(baseRun ? {} : { error: null }),
       });
     } catch (err) {
       if (gen !== this.generation) return;
       this.setSide(side, {
+        info,
         error: parseEngineError(errorText(err), req.file, this.keyNames()),
         running: false,
       });
