@@ -750,12 +750,14 @@ export class SiteStore {
     if (!next.b && this.snap.b) patch.b = null;
     this.set(patch);
     if (runsChanged) {
-      this.writeUrl('push', next);
       perf.markChange();
       const windowChanged = prev.fromNs !== next.fromNs || prev.toNs !== next.toNs;
       if (!this.snap.capture && (windowChanged || !sameSide(prev.a, next.a)))
         void this.refresh('a');
       if (next.b && (windowChanged || !sameSide(prev.b, next.b))) void this.refresh('b');
+      // After the runs' requests have left: pushState takes milliseconds, the worker need not
+      // wait for them.
+      this.writeUrl('push', next);
     } else {
       this.replaceUrlSoon();
     }
