@@ -122,6 +122,30 @@ function Legend({ items }: { items: { label: string; cls: string; testId?: strin
   );
 }
 
+/**
+ * `line().curve(curveStepAfter)` of the points (px(i), py(i)), i < n, written as D3 writes it
+ * (three decimals), without building the points: the charts draw a few thousand of them per run.
+ */
+export function stepAfterPath(
+  n: number,
+  px: (i: number) => number,
+  py: (i: number) => number,
+): string {
+  if (n <= 0) return '';
+  const r = (v: number) => Math.round(v * 1000) / 1000;
+  let y = +py(0);
+  let d = `M${r(+px(0))},${r(y)}`;
+  // D3 closes a path of one point.
+  if (n === 1) return `${d}Z`;
+  for (let i = 1; i < n; i++) {
+    const nx = r(+px(i));
+    const ny = +py(i);
+    d += `L${nx},${r(y)}L${nx},${r(ny)}`;
+    y = ny;
+  }
+  return d;
+}
+
 function binsPath(
   values: Float64Array,
   offset: number,
@@ -132,10 +156,12 @@ function binsPath(
   y: ScaleLinear<number, number>,
   scale = 1,
 ): string {
-  const pts: [number, number][] = [];
-  for (let i = 0; i < bins; i++) pts.push([x(from + i * binNs), y(values[offset + i]! * scale)]);
-  pts.push([x(from + bins * binNs), y(values[offset + bins - 1]! * scale)]);
-  return line().curve(curveStepAfter)(pts) ?? '';
+  // The bins, and the last one's value again at the window's end.
+  return stepAfterPath(
+    bins + 1,
+    (i) => x(from + i * binNs),
+    (i) => y(values[offset + Math.min(i, bins - 1)]! * scale),
+  );
 }
 
 /** Like `binsPath`, for a series that is NaN where it has no value: drawn only where it has. */
@@ -457,10 +483,11 @@ const Cwnd = memo(function Cwnd({
     .nice()
     .range([H - M.b, M.t]);
   const mk = (pts: [number, number][], yy: ScaleLinear<number, number>) =>
-    line<[number, number]>()
-      .curve(curveStepAfter)
-      .x((p) => x(p[0]))
-      .y((p) => yy(p[1]))(pts) ?? '';
+    stepAfterPath(
+      pts.length,
+      (i) => x(pts[i]![0]),
+      (i) => yy(pts[i]![1]),
+    );
   return (
     <figure>
       <figcaption>{msg.charts.cwnd}</figcaption>
@@ -602,11 +629,13 @@ const Stevens = memo(function Stevens({
     const wrPts: [number, number][] = [];
     for (let j = s.ca; j < s.cb; j++)
       wrPts.push([s.m.socks.copies.t[j]!, s.m.socks.copies.v[j * 2 + 1]!]);
-    const step = line<[number, number]>()
-      .curve(curveStepAfter)
-      .x((p) => x(p[0]))
-      .y((p) => y(p[1]));
-    return { side: s.side, sent, acked: step(ackPts) ?? '', written: step(wrPts) ?? '' };
+    const step = (pts: [number, number][]) =>
+      stepAfterPath(
+        pts.length,
+        (i) => x(pts[i]![0]),
+        (i) => y(pts[i]![1]),
+      );
+    return { side: s.side, sent, acked: step(ackPts), written: step(wrPts) };
   });
   return (
     <figure>

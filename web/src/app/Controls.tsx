@@ -30,7 +30,18 @@ function KeyControlImpl({ def, side, value, override, kernel, hosts, error }: Co
   useLang(); // memo: re-render on a language switch too
   const store = useStore();
   const id = useId();
-  const current = override ?? value?.values[0] ?? def.defaults[kernel] ?? '';
+  const shown = override ?? value?.values[0] ?? def.defaults[kernel] ?? '';
+  // The reader's choice, shown from the click until the engine's values come back with its run
+  // (a key set back to the scenario's value has no override to show meanwhile).
+  const [chosen, setChosen] = useState<{ base: string; value: string } | null>(null);
+  // Once the values move on, they are shown (and the choice forgotten: the same values again
+  // later, from the URL or a reset, are not the reader's choice).
+  if (chosen !== null && chosen.base !== shown) setChosen(null);
+  const current = chosen !== null && chosen.base === shown ? chosen.value : shown;
+  const choose = (v: string) => {
+    setChosen({ base: shown, value: v });
+    store.setKey(side, def.name, v);
+  };
   // What the reader is typing; a new value from outside (a run, the URL) replaces it.
   const [edit, setEdit] = useState({ base: current, text: current });
   const draft = edit.base === current ? edit.text : current;
@@ -54,7 +65,7 @@ function KeyControlImpl({ def, side, value, override, kernel, hosts, error }: Co
           checked={current === '1'}
           aria-describedby={describedBy}
           aria-invalid={error ? true : undefined}
-          onChange={(e) => store.setKey(side, def.name, e.target.checked ? '1' : '0')}
+          onChange={(e) => choose(e.target.checked ? '1' : '0')}
         />
       );
       break;
@@ -65,7 +76,7 @@ function KeyControlImpl({ def, side, value, override, kernel, hosts, error }: Co
           value={current}
           aria-describedby={describedBy}
           aria-invalid={error ? true : undefined}
-          onChange={(e) => store.setKey(side, def.name, e.target.value)}
+          onChange={(e) => choose(e.target.value)}
         >
           {!def.kind.choices.includes(current) && <option value={current}>{current}</option>}
           {def.kind.choices.map((ch) => (

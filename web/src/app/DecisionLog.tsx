@@ -106,8 +106,12 @@ export function DecisionLog() {
     };
   }, [first, last, rows, texts, store, side, runKey]);
 
+  // On the store's filter, not this panel's (which hears of changes a frame late): two
+  // filters chosen within a frame both apply.
   const setFilter = (patch: Partial<LogFilter>) =>
-    store.setView({ log: serializeLogFilter({ ...filter, ...patch }) });
+    store.setView({
+      log: serializeLogFilter({ ...parseLogFilter(store.getSnapshot().state.log), ...patch }),
+    });
   const l = msg.log;
   const hosts = m?.summary.result.host_names ?? [];
   const flows = [...new Set(m?.summary.result.sockets.map((s) => s.flow) ?? [])].sort(

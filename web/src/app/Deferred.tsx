@@ -4,6 +4,7 @@
 // page's outline and the keyboard path through it do not change when the code arrives.
 
 import {
+  memo,
   Suspense,
   useEffect,
   useRef,
@@ -12,7 +13,11 @@ import {
   type LazyExoticComponent,
 } from 'react';
 
-export function Deferred({
+/**
+ * Memoized: the page re-rendering (every change of the store) does not re-render the panel,
+ * which hears about the changes it shows by itself.
+ */
+export const Deferred = memo(function Deferred({
   title,
   component: Component,
   armed,
@@ -48,4 +53,4 @@ export function Deferred({
       <Component />
     </Suspense>
   );
-}
+});

@@ -1,6 +1,13 @@
 // React's access to the page store and the playback clock.
 
-import { createContext, useContext, useDeferredValue, useSyncExternalStore } from 'react';
+import {
+  createContext,
+  startTransition,
+  useContext,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 
 import type { Clock } from './clock';
 import type { SiteStore, Snapshot } from './store';
@@ -49,9 +56,20 @@ export function useCursor(): { t: number; row: number | null; playing: boolean; 
 }
 
 /**
- * The store's snapshot for panels that may lag a frame behind: after a run they render in a
- * second, interruptible pass, once the pipeline and the charts are on screen.
+ * The store's snapshot for panels that may lag a frame behind: a change reaches them once the
+ * frame that shows it in the pipeline and the charts is painted, and they render it in a
+ * second, interruptible pass.
  */
 export function useSiteDeferred(): Snapshot {
-  return useDeferredValue(useSite());
+  const store = useStore();
+  const [snap, setSnap] = useState(store.getSnapshot);
+  useEffect(() => {
+    const catchUp = () => startTransition(() => setSnap(store.getSnapshot()));
+    const off = store.subscribeLate(catchUp);
+    // A change between this render and the subscription.
+    if (store.getSnapshot() !== snap) catchUp();
+    return off;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [store]);
+  return snap;
 }

@@ -302,9 +302,49 @@ export class SiteStore {
 
   getSnapshot = (): Snapshot => this.snap;
 
+  private lateListeners = new Set<() => void>();
+  private latePending = false;
+
+  /**
+   * Hears about changes once the frame that follows them is painted (and the tasks queued by
+   * then have run): the panels below the pipeline and the charts (`useSiteDeferred`), which a
+   * change thus never delays.
+   */
+  subscribeLate = (fn: () => void): (() => void) => {
+    this.lateListeners.add(fn);
+    return () => this.lateListeners.delete(fn);
+  };
+
+  private notifyLate(force = false): void {
+    if (this.latePending || this.lateListeners.size === 0) return;
+    this.latePending = true;
+    let done = false;
+    const run = () => {
+      if (done) return;
+      done = true;
+      // After the tasks the frame queued (the charts' own "painted" mark among them).
+      setTimeout(() => {
+        this.latePending = false;
+        // While a run is on its way the panels wait for it (its arrival notifies again): they
+        // render once per change, after its charts, and never compete with the run for the CPU.
+        // (A run that never comes back: they catch up regardless, a second on.)
+        if (!force && (this.snap.a.running || this.snap.b?.running)) {
+          setTimeout(() => this.notifyLate(true), 1000);
+          return;
+        }
+        for (const fn of this.lateListeners) fn();
+      }, 0);
+    };
+    // A hidden page paints no frames: a timer stands in.
+    if (typeof requestAnimationFrame === 'function')
+      requestAnimationFrame(() => setTimeout(run, 0));
+    setTimeout(run, 200);
+  }
+
   private set(patch: Partial<Snapshot>): void {
     this.snap = { ...this.snap, ...patch };
     for (const fn of this.listeners) fn();
+    this.notifyLate();
   }
 
   private setSide(side: Side, patch: Partial<SideView>): void {
@@ -710,12 +750,14 @@ export class SiteStore {
     if (!next.b && this.snap.b) patch.b = null;
     this.set(patch);
     if (runsChanged) {
-      this.writeUrl('push', next);
       perf.markChange();
       const windowChanged = prev.fromNs !== next.fromNs || prev.toNs !== next.toNs;
       if (!this.snap.capture && (windowChanged || !sameSide(prev.a, next.a)))
         void this.refresh('a');
       if (next.b && (windowChanged || !sameSide(prev.b, next.b))) void this.refresh('b');
+      // After the runs' requests have left: pushState takes milliseconds, the worker need not
+      // wait for them.
+      this.writeUrl('push', next);
     } else {
       this.replaceUrlSoon();
     }
@@ -938,6 +980,8 @@ export class SiteStore {
     const infoCall = engine.call('scenarioInfo', req);
     let simCall = simulate(req);
     simCall.catch(() => {});
+    // Running from now: in the task of the change, so React renders it with the change.
+    if (!this.snap[side]?.running) this.setSide(side, { running: true });
     let info: ScenarioInfo;
     let shownCfg = cfg;
     let baseRun: string | null = null;
@@ -968,7 +1012,9 @@ export class SiteStore {
       }
       simCall = simulate(base);
     }
-    this.setSide(side, { info, running: true, ...(baseRun ? {} : { error: null }) });
+    // The check's answer (it comes first: the worker answers in order) is shown with the run's,
+    // so the page renders and paints once for both; a control shows the reader's choice at once
+    // by itself (Controls.tsx).
     try {
       const model = await simCall;
       perf.modelArrived(model.timing);
@@ -980,16 +1026,19 @@ export class SiteStore {
       const catalog = this.snap.catalog!;
       const view = this.snap[side];
       this.setSide(side, {
+        info,
         model,
         ctx: sceneContext(model, catalog.trace, qdiscOf(info, model)),
         runId: (view?.runId ?? 0) + 1,
         modelConfig: shownCfg,
         running: false,
         baseRun,
+        ...(baseRun ? {} : { error: null }),
       });
     } catch (err) {
       if (gen !== this.generation) return;
       this.setSide(side, {
+        info,
         error: parseEngineError(errorText(err), req.file, this.keyNames()),
         running: false,
       });

@@ -28,8 +28,10 @@ import {
   Geometry,
   Hits,
   LANES_END,
+  NO_HITS,
   readPalette,
   STAGES,
+  type Palette,
   type HitKind,
   type Orientation,
 } from './draw';
@@ -190,7 +192,12 @@ export function Pipeline({
   const wrapRef = useRef<HTMLDivElement>(null);
   const labelsRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const hits = useRef(new Hits());
+  // Made once (a `useRef(new Hits())` would build and drop its arrays on every render).
+  const [hits] = useState(() => new Hits());
+  const palette = useRef<{ at: number; theme: string; colours: Palette } | null>(null);
+  /** Whether `hits` holds the last frame painted; whether the pointer is over the picture. */
+  const hitsFresh = useRef(false);
+  const pointerOver = useRef(false);
   const visible = useRef(true);
   const frame = useRef<number | null>(null);
   const reducedMotion = usePrefersReducedMotion();
@@ -217,36 +224,57 @@ export function Pipeline({
   const qdiscKind = ctx ? (ctx.loopback ? 'noqueue' : ctx.perFlowQdisc ? 'fq' : 'pfifo_fast') : '';
   const theme = site.state.theme;
 
+  /**
+   * Paints the scene at the cursor. What was drawn where (for the pointer) is recorded for a
+   * still picture, and while playing only when the pointer is over the picture (or asks:
+   * `record`): ten thousand packets a frame that nobody points at need no hit list.
+   */
+  const draw = useCallback(
+    (record: boolean) => {
+      const canvas = canvasRef.current;
+      if (!canvas || !ctx || !visible.current) return;
+      const g = canvas.getContext('2d');
+      if (!g) return;
+      const dpr = window.devicePixelRatio || 1;
+      g.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const started = performance.now();
+      const recording = record || !clock.playing || pointerOver.current;
+      const scene = sceneAt(ctx, clock.t, Math.max(1, clock.speed * PULSE_SCREEN_S));
+      // The stylesheet's colours: read for every still picture, and at most twice a second while
+      // playing (reading them is a style recalculation, each frame).
+      let pal = palette.current;
+      if (!pal || !clock.playing || pal.theme !== theme || started - pal.at > 500) {
+        pal = { at: started, theme, colours: readPalette(canvas) };
+        palette.current = pal;
+      }
+      drawScene(
+        g,
+        geo,
+        scene,
+        ctx,
+        pal.colours,
+        {
+          reducedMotion,
+          selectedSkb,
+          gates,
+          labels: { notRecorded: msg.native.hatch, inferred: msg.native.hatchInferred },
+        },
+        recording ? hits : NO_HITS,
+      );
+      hitsFresh.current = recording;
+      countDraw(
+        scene.qdisc.length + scene.ring.length + scene.wire.length + scene.back.length,
+        performance.now() - started,
+      );
+      perf.pipelinePainted();
+    },
+    [ctx, geo, clock, reducedMotion, selectedSkb, gates, hits, theme],
+  );
+
   const paint = useCallback(() => {
     frame.current = null;
-    const canvas = canvasRef.current;
-    if (!canvas || !ctx || !visible.current) return;
-    const g = canvas.getContext('2d');
-    if (!g) return;
-    const dpr = window.devicePixelRatio || 1;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const started = performance.now();
-    const scene = sceneAt(ctx, clock.t, Math.max(1, clock.speed * PULSE_SCREEN_S));
-    drawScene(
-      g,
-      geo,
-      scene,
-      ctx,
-      readPalette(canvas),
-      {
-        reducedMotion,
-        selectedSkb,
-        gates,
-        labels: { notRecorded: msg.native.hatch, inferred: msg.native.hatchInferred },
-      },
-      hits.current,
-    );
-    countDraw(
-      scene.qdisc.length + scene.ring.length + scene.wire.length + scene.back.length,
-      performance.now() - started,
-    );
-    perf.pipelinePainted();
-  }, [ctx, geo, clock, reducedMotion, selectedSkb, gates]);
+    draw(false);
+  }, [draw]);
 
   const schedule = useCallback(() => {
     if (frame.current === null) frame.current = requestAnimationFrame(paint);
@@ -317,10 +345,13 @@ export function Pipeline({
     if (!r) return null;
     const x = e.clientX - r.left;
     const y = e.clientY - r.top;
-    return { x, y, hit: hits.current.at(x, y) };
+    // Playing with the pointer elsewhere until now: the frame on screen, with its hit list.
+    if (!hitsFresh.current) draw(true);
+    return { x, y, hit: hits.at(x, y) };
   };
 
   const onMove = (e: React.PointerEvent) => {
+    pointerOver.current = true;
     if (!ctx) return;
     const h = hitAt(e);
     if (!h?.hit) {
@@ -405,7 +436,10 @@ export function Pipeline({
         role="img"
         aria-label={msg.pipeline.canvasLabel(label)}
         onPointerMove={onMove}
-        onPointerLeave={() => setTip(null)}
+        onPointerLeave={() => {
+          pointerOver.current = false;
+          setTip(null);
+        }}
         onClick={onClick}
       />
       <div className="pipeline-overlay" style={{ width: size.w, height: size.h }}>

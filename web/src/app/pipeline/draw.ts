@@ -142,12 +142,25 @@ export class Geometry {
   }
 
   rect(u0: number, u1: number, v0: number, v1: number): Rect {
+    return this.rectInto({ x: 0, y: 0, w: 0, h: 0 }, u0, u1, v0, v1);
+  }
+
+  /** `rect` written into `out` (the packets' loops reuse one: no object per packet and frame). */
+  rectInto(out: Rect, u0: number, u1: number, v0: number, v1: number): Rect {
     const W = this.w - this.left - this.right;
     const H = this.h - this.top - this.bottom;
     if (this.orientation === 'horizontal') {
-      return { x: this.left + u0 * W, y: this.top + v0 * H, w: (u1 - u0) * W, h: (v1 - v0) * H };
+      out.x = this.left + u0 * W;
+      out.y = this.top + v0 * H;
+      out.w = (u1 - u0) * W;
+      out.h = (v1 - v0) * H;
+    } else {
+      out.x = this.left + v0 * W;
+      out.y = this.top + u0 * H;
+      out.w = (v1 - v0) * W;
+      out.h = (u1 - u0) * H;
     }
-    return { x: this.left + v0 * W, y: this.top + u0 * H, w: (v1 - v0) * W, h: (u1 - u0) * H };
+    return out;
   }
 
   /** Pixels per unit of u and of v. */
@@ -232,6 +245,13 @@ export class Hits {
     this.index = idx;
   }
 }
+
+/** A hit list that records nothing (frames nobody points at). */
+class NoHits extends Hits {
+  override clear(): void {}
+  override add(): void {}
+}
+export const NO_HITS: Hits = new NoHits();
 
 export interface DrawOptions {
   reducedMotion: boolean;
@@ -461,6 +481,7 @@ export function drawScene(
   const wireLen = wire.u1 - wire.u0;
   g.textBaseline = 'middle';
   const labels: SegLabel[] = [];
+  const scratch: Rect = { x: 0, y: 0, w: 0, h: 0 };
   for (const p of scene.wire) {
     const t0 = P.tWire[p]!;
     const t1 = P.tRx[p]!;
@@ -472,7 +493,13 @@ export function drawScene(
     const [v0, v1] = lane >= 0 ? geo.lane(lane, nLanes) : [0, LANES_END];
     const mid = (v0 + v1) / 2;
     const half = Math.min((v1 - v0) / 2, 0.02 + 0.01 * Math.log2(P.segs[p]! + 1));
-    const r = geo.rect(wire.u0 + tail * wireLen, wire.u0 + head * wireLen, mid - half, mid + half);
+    const r = geo.rectInto(
+      scratch,
+      wire.u0 + tail * wireLen,
+      wire.u0 + head * wireLen,
+      mid - half,
+      mid + half,
+    );
     if (r.w < 2 && geo.orientation === 'horizontal') r.w = 2;
     if (r.h < 2 && geo.orientation === 'vertical') r.h = 2;
     packetBox(p, r);
@@ -484,7 +511,7 @@ export function drawScene(
         x: r.x + 2,
         y: r.y + r.h / 2,
         w: g.measureText(text).width,
-        box: r,
+        box: { ...r },
         colour,
       });
     }
@@ -529,8 +556,7 @@ export function drawScene(
     } else {
       u = rx.u0 + (rx.u1 - rx.u0) * 0.3; // still in the peer's qdisc or ring
     }
-    const r = geo.rect(u - 0.006, u + 0.006, ACKS_START + 0.02, 0.98);
-    packetBox(p, r);
+    packetBox(p, geo.rectInto(scratch, u - 0.006, u + 0.006, ACKS_START + 0.02, 0.98));
   }
 
   batch.flush(g);
@@ -671,18 +697,57 @@ function lastDelackSpan(ctx: SceneContext, sk: number, t: number): number {
   return best >= 0 ? d.v[best * 2 + 1]! - d.t[best]! : 0;
 }
 
-/** Rectangles to fill, grouped by colour and opacity: one path and one fill per group. */
-class Batch {
+/**
+ * Rectangles to fill, grouped by colour and opacity: one path and one fill per group. A rectangle
+ * that overlaps or touches the group's last one along one axis and has the same extent across it
+ * (packets following each other on the wire, ACKs in their strip) is merged into it: a path of
+ * overlapping rectangles fills their union, so the picture is the same, but the rasteriser sees
+ * one rectangle where ten thousand packets may overlap in a few hundred pixels.
+ */
+export class Batch {
   private groups = new Map<string, { color: string; alpha: number; rects: number[] }>();
 
+  private last: { color: string; alpha: number; rects: number[] } | null = null;
+
   add(color: string, alpha: number, r: Rect): void {
-    const key = alpha === 1 ? color : `${color}|${alpha}`;
-    let gr = this.groups.get(key);
-    if (!gr) {
-      gr = { color, alpha, rects: [] };
-      this.groups.set(key, gr);
+    let gr = this.last;
+    if (gr === null || gr.color !== color || gr.alpha !== alpha) {
+      const key = alpha === 1 ? color : `${color}|${alpha}`;
+      gr = this.groups.get(key) ?? null;
+      if (!gr) {
+        gr = { color, alpha, rects: [] };
+        this.groups.set(key, gr);
+      }
+      this.last = gr;
     }
-    gr.rects.push(r.x, r.y, r.w, r.h);
+    const a = gr.rects;
+    const n = a.length;
+    if (n > 0) {
+      const x = a[n - 4]!;
+      const y = a[n - 3]!;
+      const w = a[n - 2]!;
+      const h = a[n - 1]!;
+      if (y === r.y && h === r.h && r.x <= x + w && x <= r.x + r.w) {
+        const x0 = Math.min(x, r.x);
+        a[n - 4] = x0;
+        a[n - 2] = Math.max(x + w, r.x + r.w) - x0;
+        return;
+      }
+      if (x === r.x && w === r.w && r.y <= y + h && y <= r.y + r.h) {
+        const y0 = Math.min(y, r.y);
+        a[n - 3] = y0;
+        a[n - 1] = Math.max(y + h, r.y + r.h) - y0;
+        return;
+      }
+    }
+    a.push(r.x, r.y, r.w, r.h);
+  }
+
+  /** Rectangles queued in all groups (after merging). */
+  get size(): number {
+    let n = 0;
+    for (const gr of this.groups.values()) n += gr.rects.length / 4;
+    return n;
   }
 
   flush(g: CanvasRenderingContext2D): void {
@@ -696,6 +761,7 @@ class Batch {
     }
     g.globalAlpha = 1;
     this.groups.clear();
+    this.last = null;
   }
 }
 
