@@ -19,6 +19,7 @@ export function Legend() {
     ['delack', s.delack],
     ['packet', s.packet],
     ['ack', s.ack],
+    ['drop', s.dropped],
   ];
   return (
     <ul className="legend pipeline-legend" aria-label={msg.pipeline.legend}>

@@ -108,6 +108,7 @@ export const en = {
       delack: 'receiver: delayed-ACK timer running',
       packet: 'packet below TCP (a shade per flow)',
       ack: 'ACK on its way back',
+      dropped: 'packet dropped (a cross where it died) or sent again (write queue dashed)',
     },
     lanesMore: (shown: number, total: number) => `showing ${shown} of ${total} sockets`,
     selectHint: 'Click an skb to see why it waits.',

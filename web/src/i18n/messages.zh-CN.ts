@@ -103,6 +103,7 @@ export const zhCN = {
       delack: '接收方：延迟确认定时器运行中',
       packet: 'TCP 之下的数据包（每条流一种深浅）',
       ack: '返回途中的 ACK',
+      dropped: '数据包被丢弃（在丢弃处画叉）或被重传（写队列显示虚线框）',
     },
     lanesMore: (shown: number, total: number) => `显示 ${total} 个 socket 中的 ${shown} 个`,
     selectHint: '点击一个 skb，查看它为什么在等待。',

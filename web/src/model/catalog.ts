@@ -92,7 +92,13 @@ export const KIND_NAMES = [
 export type KindName = (typeof KIND_NAMES)[number];
 
 /** Kinds the engine may or may not publish (newer device events); -1 when absent. */
-export const OPTIONAL_KIND_NAMES = ['qdisc_bypass', 'requeue', 'gso_segment'] as const;
+export const OPTIONAL_KIND_NAMES = [
+  'qdisc_bypass',
+  'requeue',
+  'gso_segment',
+  'retransmit',
+  'ca_state',
+] as const;
 export type OptionalKindName = (typeof OPTIONAL_KIND_NAMES)[number];
 
 export type KindCodes = Record<KindName, number> & Record<OptionalKindName, number>;

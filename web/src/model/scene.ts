@@ -115,7 +115,12 @@ export interface Pulse {
     | 'rcv'
     | 'ack_sent'
     | 'ack_rcvd'
-    | 'throttle';
+    | 'throttle'
+    /** A packet of the lane died: in the qdisc (`qdisc_drop`) or on the path (`drop`). */
+    | 'drop_qdisc'
+    | 'drop_path'
+    /** The lane's socket sent a segment again (`retransmit`). */
+    | 'retransmit';
   /** Lane, or -1 for the device. */
   lane: number;
   /** 0 = just now, 1 = `pulseNs` ago. */
@@ -282,6 +287,9 @@ export function sceneAt(ctx: SceneContext, t: number, pulseNs: number): Scene {
     else if (kind === K.rcv_data) pk = 'rcv';
     else if (kind === K.ack_xmit) pk = 'ack_sent';
     else if (kind === K.ack_rcvd) pk = 'ack_rcvd';
+    else if (kind === K.qdisc_drop) pk = 'drop_qdisc';
+    else if (kind === K.drop) pk = 'drop_path';
+    else if (kind === K.retransmit) pk = 'retransmit';
     else if (kind === K.qdisc_throttle) {
       pk = 'throttle';
       if (lane >= 0) scene.throttledUntil[lane] = c.values[r * c.stride + ctx.f.throttleUntil]!;

@@ -41,6 +41,7 @@ const LEGEND = [
   '--app-writing',
   '--app-sleeping',
   '--delack',
+  '--drop',
 ];
 const FLOWS = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `--flow-${i}`);
 

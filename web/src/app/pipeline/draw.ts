@@ -55,6 +55,8 @@ export interface Palette {
   select: string;
   stopped: string;
   delack: string;
+  /** A packet that died (a cross) or a segment sent again (a dashed outline). */
+  drop: string;
   /** Stroke widths are multiplied by this (`--stroke-scale`; presenter mode draws thicker). */
   stroke: number;
   /** Canvas label size, px (`--canvas-font-px`). */
@@ -94,6 +96,7 @@ export function readPalette(el: Element): Palette {
     select: v('--select', '#000000'),
     stopped: v('--stopped', '#c62828'),
     delack: v('--delack', '#5c7cfa'),
+    drop: v('--drop', '#000000'),
     stroke: Number(v('--stroke-scale', '1')) || 1,
     fontPx: Number.parseFloat(v('--canvas-font-px', '10')) || 10,
   };
@@ -587,6 +590,38 @@ export function drawScene(
       g.moveTo(a.x, a.y);
       g.lineTo(b.x, b.y);
       g.stroke();
+      g.lineWidth = 1 * pal.stroke;
+    } else if (pu.lane >= 0 && (pu.kind === 'drop_qdisc' || pu.kind === 'drop_path')) {
+      // Where the packet died: a cross on the lane, in the qdisc or on the wire (the path's
+      // router sits between the hosts).
+      const [v0, v1] = geo.lane(pu.lane, nLanes);
+      const where = pu.kind === 'drop_qdisc' ? qd : wire;
+      const r = geo.rect(where.u0, where.u1, v0, v1);
+      const half = Math.max(3, Math.min(9, Math.min(r.w, r.h) / 3));
+      const cx = r.x + r.w / 2;
+      const cy = r.y + r.h / 2;
+      g.beginPath();
+      g.moveTo(cx - half, cy - half);
+      g.lineTo(cx + half, cy + half);
+      g.moveTo(cx + half, cy - half);
+      g.lineTo(cx - half, cy + half);
+      // A halo in the stage's colour first, so the cross shows on packets as on the empty stage.
+      g.strokeStyle = pal.stage;
+      g.lineWidth = 5 * pal.stroke;
+      g.stroke();
+      g.strokeStyle = pal.drop;
+      g.lineWidth = 2.5 * pal.stroke;
+      g.stroke();
+      g.lineWidth = 1 * pal.stroke;
+    } else if (pu.lane >= 0 && pu.kind === 'retransmit') {
+      // The socket sends a segment again: the write queue outlined, dashed, in the same colour.
+      const [v0, v1] = geo.lane(pu.lane, nLanes);
+      const r = geo.rect(wq.u0, wq.u1, v0, v1);
+      g.strokeStyle = pal.drop;
+      g.lineWidth = 2 * pal.stroke;
+      g.setLineDash([4, 3]);
+      g.strokeRect(r.x - 1, r.y - 1, r.w + 2, r.h + 2);
+      g.setLineDash([]);
       g.lineWidth = 1 * pal.stroke;
     } else if (
       pu.lane >= 0 &&
