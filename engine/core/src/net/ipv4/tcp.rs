@@ -390,12 +390,7 @@ fn tcp_recvmsg_copy(w: &mut Stack, sk: SockId, len: u64) -> u64 {
 pub fn tcp_recvmsg_backlog(w: &mut Stack, sk: SockId, len: u64) -> Option<u64> {
     let tp = &mut w.socks[sk as usize];
     if !tp.sk_backlog.is_empty() && tp.recv_copied < len {
-        let pkts = std::mem::take(&mut tp.sk_backlog);
-        tp.processing_backlog = true;
-        for pkt in pkts {
-            crate::net::ipv4::tcp_input::tcp_v4_do_rcv(w, sk, pkt);
-        }
-        w.socks[sk as usize].processing_backlog = false;
+        __release_sock(w, sk); // __sk_flush_backlog
         let left = len - w.socks[sk as usize].recv_copied;
         let n = tcp_recvmsg_copy(w, sk, left);
         w.socks[sk as usize].recv_copied += n;
@@ -405,6 +400,17 @@ pub fn tcp_recvmsg_backlog(w: &mut Stack, sk: SockId, len: u64) -> Option<u64> {
     tcp_cleanup_rbuf(w, sk, copied);
     release_sock(w, sk);
     Some(copied)
+}
+
+/// `__release_sock`: the segments that waited in the backlog, processed in order while the user
+/// still holds the socket (their ACKs deferred, `tcp_backlog_ack_defer`).
+fn __release_sock(w: &mut Stack, sk: SockId) {
+    w.socks[sk as usize].processing_backlog = true;
+    // Popped one by one: the queue keeps its allocation for the next call.
+    while let Some(pkt) = w.socks[sk as usize].sk_backlog.pop_front() {
+        crate::net::ipv4::tcp_input::tcp_v4_do_rcv(w, sk, pkt);
+    }
+    w.socks[sk as usize].processing_backlog = false;
 }
 
 /// `release_sock` (net/core/sock.c, 6.18) with `tcp_release_cb` (net/ipv4/tcp_output.c): the
@@ -418,14 +424,8 @@ pub fn tcp_recvmsg_backlog(w: &mut Stack, sk: SockId, len: u64) -> Option<u64> {
 /// `TCP_WRITE_TIMER_DEFERRED`): they run when they fire, owned or not, which moves them by at
 /// most one system call.
 pub fn release_sock(w: &mut Stack, sk: SockId) {
-    let tp = &mut w.socks[sk as usize];
-    if !tp.sk_backlog.is_empty() {
-        // In order, popped one by one: the queue keeps its allocation for the next call.
-        tp.processing_backlog = true;
-        while let Some(pkt) = w.socks[sk as usize].sk_backlog.pop_front() {
-            crate::net::ipv4::tcp_input::tcp_v4_do_rcv(w, sk, pkt);
-        }
-        w.socks[sk as usize].processing_backlog = false;
+    if !w.socks[sk as usize].sk_backlog.is_empty() {
+        __release_sock(w, sk);
     }
     let tp = &mut w.socks[sk as usize];
     tp.owned_until_ns = 0;
