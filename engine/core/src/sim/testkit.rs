@@ -2,7 +2,7 @@
 //! by the model's own handshake, then frozen (no further events run) so a test can put the
 //! socket in the state it wants and call one kernel function.
 
-use crate::include::linux::skbuff::SockId;
+use crate::include::linux::skbuff::{tcp_flags, Packet, SockId};
 use crate::net::core::sock::{Skb, TcpState};
 use crate::scenario::Scenario;
 use crate::sim::world::World;
@@ -85,4 +85,25 @@ pub fn mark_sent(w: &mut World, sk: SockId, sent_ns: u64, clone_below: bool) {
         tp.sk_wmem_alloc += skb.truesize as u64;
     }
     tp.rtx_queue.push_back(skb);
+}
+
+/// A pure ACK of `ack_seq` from the accepting side (socket 1) to the connecting side (socket 0),
+/// advertising the sender's current `snd_wnd`, with a fresh packet id.
+pub fn peer_ack(w: &mut World, ack_seq: u64) -> Packet {
+    let id = w.next_pkt_id();
+    let window = w.socks[0].snd_wnd as u32;
+    Packet {
+        sk: 1,
+        src_host: 1,
+        dst_host: 0,
+        len: 66,
+        hdr_len: 66,
+        pure_ack: true,
+        seq: w.socks[1].snd_nxt,
+        end_seq: w.socks[1].snd_nxt,
+        ack_seq,
+        window,
+        flags: tcp_flags::ACK,
+        ..Packet::test_data(id, 1, 0, 1, 1448)
+    }
 }

@@ -2634,17 +2634,7 @@ mod tests {
         let nxt = w.socks[0].snd_nxt;
         assert!(w.socks[0].snd_una < nxt, "in flight");
         w.socks[0].send_owned = true; // the writer's send() has not returned
-        let ack = Packet {
-            sk: 1,
-            src_host: 1,
-            dst_host: 0,
-            pure_ack: true,
-            seq: w.socks[1].snd_nxt,
-            end_seq: w.socks[1].snd_nxt,
-            ack_seq: nxt,
-            window: 65_535,
-            ..data(&w, 0, 1, 0)
-        };
+        let ack = crate::sim::testkit::peer_ack(&mut w, nxt);
         tcp_v4_rcv(&mut w, 0, ack);
         assert_eq!(w.socks[0].sk_backlog.len(), 1, "tcp_add_backlog");
         assert!(w.socks[0].snd_una < nxt, "not processed yet");

@@ -233,9 +233,8 @@ pub fn tcp_rack_update_reo_wnd(tp: &mut TcpSock, prior_delivered: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::include::linux::skbuff::{tcp_flags, Packet};
     use crate::net::ipv4::tcp_input::tcp_rcv_established;
-    use crate::sim::testkit::{established, mark_sent, queue_skb};
+    use crate::sim::testkit::{established, mark_sent, peer_ack, queue_skb};
     use crate::sim::world::World;
 
     const MSS: u64 = 1448;
@@ -251,22 +250,8 @@ mod tests {
     /// `<ack ACK, sack BLOCKS>` from the peer reaches the sender at `t_ns`.
     fn ack(w: &mut World, t_ns: u64, ack_seq: u64, sack: &[(u64, u64)]) {
         w.now_ns = t_ns;
-        let id = w.next_pkt_id();
-        let window = w.socks[0].snd_wnd as u32;
-        let pkt = Packet {
-            sk: 1,
-            src_host: 1,
-            dst_host: 0,
-            len: 66,
-            hdr_len: 66,
-            pure_ack: true,
-            seq: w.socks[1].snd_nxt,
-            end_seq: w.socks[1].snd_nxt,
-            ack_seq,
-            window,
-            flags: tcp_flags::ACK,
-            ..Packet::test_data(id, 1, 0, 1, MSS as u32)
-        };
+        let pkt = peer_ack(w, ack_seq);
+        let id = pkt.id;
         if !sack.is_empty() {
             w.tcp_sack_opts.insert(id, sack.to_vec().into_boxed_slice());
         }
