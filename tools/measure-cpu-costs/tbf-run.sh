@@ -22,7 +22,7 @@ ip netns exec tq-r ./sp-tcp server -p 5001 -F 1 -w stream > /tmp/tbf-srv.json &
 SP=$!
 sleep 0.3
 if [ "$TRACE" = 1 ]; then
-  unshare -m sh -c 'mount -t tracefs nodev /sys/kernel/tracing && exec bpftrace -q tbf-watchdog.bt' > /tmp/tbf-bt.out 2>&1 &
+  ulimit -l unlimited; unshare -m sh -c 'mount -t tracefs nodev /sys/kernel/tracing && exec bpftrace -q tbf-watchdog.bt' > /tmp/tbf-bt.out 2>&1 &
   BT=$!; sleep 2
 fi
 nstat -n >/dev/null 2>&1; ip netns exec tq-s nstat -n > /dev/null
