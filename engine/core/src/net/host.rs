@@ -166,6 +166,9 @@ pub struct Stack {
     /// While a veth's NET_RX softirq runs: the socket whose task runs it. [`Stack::charge`]
     /// puts all CPU work on its core, whichever socket the work is for.
     pub softirq_owner: Option<SockId>,
+    /// While `ip_queue_xmit` hands its drops on: the packet the device refused to its caller
+    /// (`NET_XMIT_DROP`), as opposed to packets the qdisc dropped from its queue.
+    pub xmit_refused: Option<u64>,
     /// CPU work handed to the simulator's CPU model, in order, when the event ends.
     pub cpu_charges: Vec<CpuCharge>,
     /// Each host's CPU cost table.
@@ -275,6 +278,7 @@ impl Stack {
             dev_out: Scratch::default(),
             charge_acc: None,
             softirq_owner: None,
+            xmit_refused: None,
             cpu_charges: Vec::new(),
             costs,
             sample_ns: 10_000_000,

@@ -58,6 +58,21 @@ use crate::net::sched::sch_generic::{Dequeue, DropReason, EnqueueResult, QdiscEv
 use crate::scenario::cpu_costs::CpuCosts;
 use crate::trace::{Ev, Gate, Trace};
 
+/// What `dev_queue_xmit` returned to the layer above (`NET_XMIT_*`, `include/linux/netdevice.h`,
+/// or a negative errno): TCP sees it in `__tcp_transmit_skb` (`net_xmit_eval`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetXmit {
+    /// `NET_XMIT_SUCCESS`: queued, sent, or handed to the driver.
+    Success,
+    /// `NET_XMIT_DROP`: the qdisc refused the skb (full, or its limit is 0); it was freed.
+    Drop,
+    /// `NET_XMIT_CN`: queued, but the qdisc dropped packets of the same flow to make room.
+    Congested,
+    /// `-ENETDOWN`: a queueless device whose queue is stopped freed the skb ("Virtual device
+    /// asks to queue packet!").
+    Down,
+}
+
 /// Timers the device asks the world to arm; the world calls [`NetDevice::on_timer`] with them
 /// at the time it armed them. A device ignores a timer it no longer expects (stale).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -439,10 +454,10 @@ impl NetDevice {
         now_ns: u64,
         out: &mut DevOut,
         trace: &mut Trace,
-    ) {
+    ) -> NetXmit {
         if self.cfg.loopback {
             self.loopback_xmit(pkt, now_ns, out, trace);
-            return;
+            return NetXmit::Success;
         }
         out.cpu_ns += self.costs.dev_xmit_ns;
         if let Qdisc::Noqueue = self.qdisc {
@@ -451,26 +466,34 @@ impl NetDevice {
             if self.netif_xmit_stopped() {
                 self.stats.tx_queue_dropped += 1;
                 self.drop_pkt(pkt, DropReason::TxQueueStopped, now_ns, out, trace);
-                return;
+                return NetXmit::Down;
             }
             let mut list = std::mem::take(&mut self.bulk);
             list.clear();
             list.push_back(pkt);
             self.validate_and_xmit(&mut list, now_ns, out, trace, true);
+            let mut rc = NetXmit::Success;
             for p in list.drain(..) {
                 // The driver refused: a noqueue device cannot requeue, the skb is freed.
                 self.stats.tx_queue_dropped += 1;
                 self.drop_pkt(p, DropReason::TxQueueStopped, now_ns, out, trace);
+                rc = NetXmit::Down;
             }
             self.bulk = list;
-            return;
+            return rc;
         }
-        self.dev_xmit_skb(pkt, now_ns, out, trace);
+        self.dev_xmit_skb(pkt, now_ns, out, trace)
     }
 
     /// `__dev_xmit_skb`: bypass an empty `TCQ_F_CAN_BYPASS` qdisc (`sch_direct_xmit`
     /// straight away), else enqueue; then `__qdisc_run`.
-    fn dev_xmit_skb(&mut self, pkt: Packet, now_ns: u64, out: &mut DevOut, trace: &mut Trace) {
+    fn dev_xmit_skb(
+        &mut self,
+        pkt: Packet,
+        now_ns: u64,
+        out: &mut DevOut,
+        trace: &mut Trace,
+    ) -> NetXmit {
         let (id, sk) = (pkt.id, pkt.sk);
         // The qdisc path (enqueue or bypass, run, dequeue, sch_direct_xmit), per skb.
         out.cpu_ns += self.costs.qdisc_ns;
@@ -485,9 +508,9 @@ impl NetDevice {
             if ok {
                 self.qdisc_run(now_ns, out, trace);
             }
-            return;
+            return NetXmit::Success;
         }
-        match self.qdisc.enqueue(pkt, now_ns) {
+        let rc = match self.qdisc.enqueue(pkt, now_ns) {
             EnqueueResult::Success => {
                 let (qlen, backlog) = (self.qdisc.qlen() as u64, self.qdisc.backlog_bytes());
                 trace.emit(now_ns, self.host, sk, || Ev::QdiscEnqueue {
@@ -495,9 +518,11 @@ impl NetDevice {
                     qlen,
                     backlog,
                 });
+                NetXmit::Success
             }
             EnqueueResult::Dropped(p, why) => {
                 self.drop_pkt(*p, why, now_ns, out, trace);
+                NetXmit::Drop
             }
             EnqueueResult::Congested(victims) => {
                 let (qlen, backlog) = (self.qdisc.qlen() as u64, self.qdisc.backlog_bytes());
@@ -509,10 +534,12 @@ impl NetDevice {
                 for v in victims {
                     self.drop_pkt(v, DropReason::QueueFull, now_ns, out, trace);
                 }
+                NetXmit::Congested
             }
-        }
+        };
         self.handle_qdisc_events(now_ns, out, trace);
         self.qdisc_run(now_ns, out, trace);
+        rc
     }
 
     fn drop_pkt(

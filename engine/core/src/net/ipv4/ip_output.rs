@@ -9,7 +9,7 @@
 
 use crate::include::linux::skbuff::{Packet, SockId, NO_SOCK};
 use crate::include::uapi::linux::snmp::Mib;
-use crate::net::core::dev::{DevOut, DevTimer};
+use crate::net::core::dev::{DevOut, DevTimer, NetXmit};
 use crate::net::host::{CpuCharge, Event, Stack};
 use crate::net::ipv4::tcp_output;
 use crate::trace::{DropSite, Ev};
@@ -20,7 +20,9 @@ impl Stack {
     ///
     /// IpOutRequests and IpExtOutOctets count once per skb, whatever its segment count: a
     /// 45-segment TSO skb is one request (net/ipv4/ip_output.c).
-    pub fn ip_queue_xmit(&mut self, host: u16, pkt: Packet) {
+    ///
+    /// Returns what the device returned (`NET_XMIT_*`), for `__tcp_transmit_skb`.
+    pub fn ip_queue_xmit(&mut self, host: u16, pkt: Packet) -> NetXmit {
         let len = pkt.len as u64 - crate::include::linux::skbuff::ETH_HLEN as u64;
         let mib = &mut self.hosts[host as usize].mib;
         mib.inc(Mib::IpOutRequests);
@@ -36,11 +38,17 @@ impl Stack {
         out.clear();
         let now = self.now_ns;
         let sk = pkt.sk;
-        self.hosts[host as usize]
+        let id = pkt.id;
+        let rc = self.hosts[host as usize]
             .dev
             .dev_queue_xmit(pkt, now, &mut out, &mut self.trace);
+        if matches!(rc, NetXmit::Drop | NetXmit::Down) {
+            self.xmit_refused = Some(id);
+        }
         self.handle_dev_out(host, &mut out, Some(sk));
+        self.xmit_refused = None;
         self.dev_out.0 = out;
+        rc
     }
 
     /// Carry out what a device asked for.
@@ -148,11 +156,20 @@ impl Stack {
 
     /// A packet dropped at `site` (`detail`: why): a warning for the run, and a `drop` event.
     fn warn_drop(&mut self, pkt: &Packet, site: DropSite, detail: &str) {
-        let w = format!(
-            "a packet was dropped in the {} ({detail}) at {} µs: the sender's own queue overflowed, and TCP must retransmit it",
-            site.name(),
-            self.now_ns / 1000
-        );
+        let w = if self.xmit_refused == Some(pkt.id) {
+            // NET_XMIT_DROP: the caller learns of it at once (tcp_write_xmit stops there).
+            format!(
+                "a packet was refused by the {} ({detail}) at {} µs: it never left, so TCP keeps the data queued, sends it again on the next ACK and reduces cwnd (TCP_CA_CWR)",
+                site.name(),
+                self.now_ns / 1000
+            )
+        } else {
+            format!(
+                "a packet was dropped in the {} ({detail}) at {} µs: the sender's own queue overflowed, and TCP must retransmit it",
+                site.name(),
+                self.now_ns / 1000
+            )
+        };
         if !self.warnings.contains(&w) && self.warnings.len() < 20 {
             self.warnings.push(w);
         }

@@ -1758,7 +1758,7 @@ fn tcp_check_sack_reordering(w: &mut Stack, sk: SockId, low_seq: u64) {
 }
 
 /// `tcp_set_ca_state`, with the congestion control's `set_state` (BBR's on Loss).
-fn tcp_set_ca_state(w: &mut Stack, sk: SockId, state: u8) {
+pub(crate) fn tcp_set_ca_state(w: &mut Stack, sk: SockId, state: u8) {
     let (tp, mut rand) = w.sock_and_random(sk);
     if state == TCP_CA_LOSS && tp.icsk_ca_state != TCP_CA_LOSS {
         tcp_cong::set_state_loss(tp, &mut rand);
@@ -1792,7 +1792,7 @@ fn tcp_init_undo(tp: &mut TcpSock) {
 
 /// `tcp_init_cwnd_reduction`: start a reduction: ssthresh from the congestion control, PRR's
 /// counters from zero, `high_seq` at `snd_nxt`.
-fn tcp_init_cwnd_reduction(tp: &mut TcpSock) {
+pub(crate) fn tcp_init_cwnd_reduction(tp: &mut TcpSock) {
     tp.high_seq = tp.snd_nxt;
     tp.tlp_high_seq = None;
     tp.snd_cwnd_cnt = 0;

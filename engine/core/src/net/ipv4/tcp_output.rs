@@ -5,6 +5,7 @@
 
 use crate::include::linux::skbuff::{tcp_flags, Packet, SockId, ETH_HLEN, IPV4_HLEN, TCP_HLEN};
 use crate::include::uapi::linux::snmp::Mib;
+use crate::net::core::dev::NetXmit;
 use crate::net::core::sock::*;
 use crate::net::host::{Event, Stack};
 use crate::scenario::profile::{PingpongRule, Profile, TsoSizing, TsqRule};
@@ -510,7 +511,9 @@ pub fn tcp_write_xmit(w: &mut Stack, sk: SockId, mss_now: u32, nonagle: u8, push
         if tp.write_queue[0].is_empty() && tp.write_queue[0].flags & tcp_flags::FIN == 0 {
             break;
         }
-        tcp_transmit_skb(w, sk, mss_now);
+        if tcp_transmit_skb(w, sk, mss_now) != 0 {
+            break; // the skb stays at the head of the write queue, not sent
+        }
         let (end_seq, len, pcount, rearm) = tcp_event_new_data_sent(w, sk);
         rearm_rto |= rearm;
         let tp = &mut w.socks[sk as usize];
@@ -743,14 +746,27 @@ fn tso_fragment(w: &mut Stack, sk: SockId, idx: usize, len: u32, mss_now: u32) {
 }
 
 /// `__tcp_transmit_skb` for the head of the write queue: clone it, build the header, charge
-/// the clone's truesize to `sk_wmem_alloc`, count TcpOutSegs and hand it to IP.
-fn tcp_transmit_skb(w: &mut Stack, sk: SockId, _mss_now: u32) {
-    __tcp_transmit_skb(w, sk, false, 0);
+/// the clone's truesize to `sk_wmem_alloc`, count TcpOutSegs and hand it to IP. Returns the
+/// error (0: sent; see [`__tcp_transmit_skb`]).
+fn tcp_transmit_skb(w: &mut Stack, sk: SockId, _mss_now: u32) -> i32 {
+    __tcp_transmit_skb(w, sk, false, 0)
 }
+
+/// `net_xmit_eval`'s result for `NET_XMIT_DROP`: the value `__tcp_transmit_skb` returns.
+const NET_XMIT_DROP: i32 = 1;
+/// `-ENETDOWN`.
+const ENETDOWN: i32 = -100;
 
 /// `__tcp_transmit_skb` for write-queue skb 0 (new data) or, with `rtx`, retransmit-queue skb
 /// `idx` (a retransmission, counted in TcpRetransSegs instead of TcpOutSegs).
-fn __tcp_transmit_skb(w: &mut Stack, sk: SockId, rtx: bool, idx: usize) {
+///
+/// Returns 0, or the error of the local transmit (Linux 6.18 `net/ipv4/tcp_output.c`): the
+/// qdisc refused the clone (`NET_XMIT_DROP`, 1) or the queueless device was stopped
+/// (`-ENETDOWN`). A qdisc that dropped or refused (`NET_XMIT_DROP`, `NET_XMIT_CN`) is local
+/// congestion: `tcp_enter_cwr`. On an error the skb is not sent: the departure time and the
+/// rate sample are not updated, and the callers keep the skb where it is (`tcp_write_xmit`
+/// stops, `tcp_retransmit_skb` counts `TCPRetransFail`).
+fn __tcp_transmit_skb(w: &mut Stack, sk: SockId, rtx: bool, idx: usize) -> i32 {
     let pkt_id = w.next_pkt_id();
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
@@ -807,28 +823,6 @@ fn __tcp_transmit_skb(w: &mut Stack, sk: SockId, rtx: bool, idx: usize) {
         tp.data_segs_out += pcount as u64;
     }
     tp.segs_out += pcount as u64;
-    // tcp_update_skb_after_send: advance the departure time by len / pacing rate (first
-    // 10 segments unpaced), forgiving up to half of it if we were late.
-    if tp.profile.edt && tp.sk_pacing_status != PacingStatus::None {
-        let rate = tp.sk_pacing_rate;
-        if rate != u64::MAX && rate != 0 && tp.data_segs_out >= 10 {
-            let mut len_ns = payload as u64 * 1_000_000_000 / rate;
-            let credit = tp.tcp_wstamp_ns - prior_wstamp;
-            len_ns -= (len_ns / 2).min(credit);
-            tp.tcp_wstamp_ns += len_ns;
-        }
-    }
-    if rtx {
-        // tcp_rate_skb_sent for a retransmission (something is in flight: no new interval).
-        tp.rtx_queue[idx].tx = crate::net::core::sock::TcpSkbTx {
-            first_tx_mstamp: tp.first_tx_mstamp,
-            delivered_mstamp: tp.delivered_mstamp,
-            delivered: tp.delivered,
-            is_app_limited: tp.app_limited != 0,
-        };
-    } else {
-        crate::net::ipv4::tcp_rate::tcp_rate_skb_sent(tp, idx, now / 1000);
-    }
     let host = tp.host;
     let retrans = rtx || (tp.write_queue[0].retrans && end_seq <= tp.high_seq);
     // Sending data carries an ACK: the receiver side's delayed ACK is satisfied.
@@ -857,7 +851,57 @@ fn __tcp_transmit_skb(w: &mut Stack, sk: SockId, rtx: bool, idx: usize) {
         len,
         truesize,
     });
-    w.ip_queue_xmit(host, pkt);
+    let err = match w.ip_queue_xmit(host, pkt) {
+        NetXmit::Success => 0,
+        NetXmit::Congested => {
+            tcp_enter_cwr(w, sk);
+            0 // net_xmit_eval(NET_XMIT_CN)
+        }
+        NetXmit::Drop => {
+            tcp_enter_cwr(w, sk);
+            NET_XMIT_DROP
+        }
+        NetXmit::Down => ENETDOWN,
+    };
+    if err != 0 {
+        return err;
+    }
+    let tp = &mut w.socks[sk as usize];
+    // tcp_update_skb_after_send: advance the departure time by len / pacing rate (first
+    // 10 segments unpaced), forgiving up to half of it if we were late.
+    if tp.profile.edt && tp.sk_pacing_status != PacingStatus::None {
+        let rate = tp.sk_pacing_rate;
+        if rate != u64::MAX && rate != 0 && tp.data_segs_out >= 10 {
+            let mut len_ns = payload as u64 * 1_000_000_000 / rate;
+            let credit = tp.tcp_wstamp_ns - prior_wstamp;
+            len_ns -= (len_ns / 2).min(credit);
+            tp.tcp_wstamp_ns += len_ns;
+        }
+    }
+    if rtx {
+        // tcp_rate_skb_sent for a retransmission (something is in flight: no new interval).
+        tp.rtx_queue[idx].tx = crate::net::core::sock::TcpSkbTx {
+            first_tx_mstamp: tp.first_tx_mstamp,
+            delivered_mstamp: tp.delivered_mstamp,
+            delivered: tp.delivered,
+            is_app_limited: tp.app_limited != 0,
+        };
+    } else {
+        crate::net::ipv4::tcp_rate::tcp_rate_skb_sent(tp, idx, now / 1000);
+    }
+    0
+}
+
+/// `tcp_enter_cwr` (Linux 6.18 `net/ipv4/tcp_input.c`): local congestion (a qdisc dropped or
+/// refused a packet) starts a cwnd reduction without a loss: `TCP_CA_CWR`, no undo.
+fn tcp_enter_cwr(w: &mut Stack, sk: SockId) {
+    let tp = &mut w.socks[sk as usize];
+    tp.lr.prior_ssthresh = 0;
+    if tp.icsk_ca_state < TCP_CA_CWR {
+        tp.lr.undo_marker = 0;
+        crate::net::ipv4::tcp_input::tcp_init_cwnd_reduction(tp);
+        crate::net::ipv4::tcp_input::tcp_set_ca_state(w, sk, TCP_CA_CWR);
+    }
 }
 
 /// `tcp_event_new_data_sent`: the head skb moves to the retransmit queue; `snd_nxt`
@@ -1021,21 +1065,23 @@ pub fn tcp_fragment_rtx(w: &mut Stack, sk: SockId, idx: usize, len: u32, mss_now
 
 /// `tcp_retransmit_skb` (with `__tcp_retransmit_skb`): resend retransmit-queue skb `idx`, at
 /// most `segs` segments of it and what the peer's window allows (the rest is split off), and
-/// mark it `TCPCB_RETRANS`. False when the window allows nothing.
+/// mark it `TCPCB_RETRANS`. Returns 0, `-EAGAIN` when the window allows nothing, or the
+/// local transmit's error (a qdisc drop, `NET_XMIT_DROP` > 0: `TCPRetransFail`); the attempt
+/// still starts the episode's `retrans_stamp` and counts in `undo_retrans`, as in Linux 6.18.
 ///
 /// Simplified: no `skb_still_in_host_queue` test (a clone still in the qdisc is not held
 /// back), because the model keeps no link from an skb to its clone; visible effect: none when
 /// the retransmission comes an RTT after the original.
-pub fn tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> bool {
-    if !__tcp_retransmit_skb(w, sk, idx, segs) {
-        return false;
-    }
+pub fn tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> i32 {
+    let err = __tcp_retransmit_skb(w, sk, idx, segs);
     let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
     let skb = &mut tp.rtx_queue[idx];
-    skb.sacked |= TCPCB_RETRANS;
     let pcount = skb.pcount;
-    tp.retrans_out += pcount;
+    if err == 0 {
+        skb.sacked |= TCPCB_RETRANS;
+        tp.retrans_out += pcount;
+    }
     // "Save stamp of the first (attempted) retransmit."
     if tp.lr.retrans_stamp_ns == 0 {
         tp.lr.retrans_stamp_ns = now;
@@ -1044,13 +1090,17 @@ pub fn tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> b
         tp.lr.undo_retrans = 0;
     }
     tp.lr.undo_retrans += pcount as i32;
-    true
+    err
 }
+
+/// `-EAGAIN`: `__tcp_retransmit_skb` found no window for the skb.
+const EAGAIN: i32 = -11;
 
 /// `__tcp_retransmit_skb`: the transmission itself (window check, split, send, and
 /// `TCPCB_EVER_RETRANS`), without the scoreboard's `TCPCB_RETRANS` and `retrans_out`: what
-/// the tail loss probe calls.
-fn __tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> bool {
+/// the tail loss probe calls. Returns 0, `-EAGAIN` (no window) or the local transmit's error
+/// (`TCPRetransFail`, counted per segment).
+fn __tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> i32 {
     let tp = &w.socks[sk as usize];
     let cur_mss = tcp_current_mss(tp);
     let skb = &tp.rtx_queue[idx];
@@ -1058,7 +1108,7 @@ fn __tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> boo
     // "If receiver has shrunk his window, and skb is out of new window, do not retransmit it."
     if avail_wnd <= 0 {
         if skb.seq != tp.snd_una {
-            return false;
+            return EAGAIN;
         }
         avail_wnd = cur_mss as i64;
     }
@@ -1072,7 +1122,13 @@ fn __tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> boo
     if (skb.len() as i64) > len {
         tcp_fragment_rtx(w, sk, idx, len as u32, cur_mss);
     }
-    __tcp_transmit_skb(w, sk, true, idx);
+    let err = __tcp_transmit_skb(w, sk, true, idx);
+    if err != 0 {
+        let tp = &w.socks[sk as usize];
+        let (host, pcount) = (tp.host, tp.rtx_queue[idx].pcount);
+        w.mib(host).add(Mib::TcpExtTCPRetransFail, pcount as u64);
+        return err;
+    }
     let tp = &mut w.socks[sk as usize];
     let skb = &mut tp.rtx_queue[idx];
     skb.retrans = true; // TCPCB_EVER_RETRANS
@@ -1084,7 +1140,7 @@ fn __tcp_retransmit_skb(w: &mut Stack, sk: SockId, idx: usize, segs: u32) -> boo
         end_seq,
         segs,
     });
-    true
+    0
 }
 
 /// Whether this socket probes tail losses: `net.ipv4.tcp_early_retrans` 3 or 4 on a kernel
@@ -1171,7 +1227,7 @@ pub fn tcp_send_loss_probe(w: &mut Stack, sk: SockId) {
                 tcp_fragment_rtx(w, sk, idx, (pcount - 1) * mss, mss);
                 idx += 1;
             }
-            if __tcp_retransmit_skb(w, sk, idx, 1) {
+            if __tcp_retransmit_skb(w, sk, idx, 1) == 0 {
                 w.socks[sk as usize].tlp_retrans = true;
                 sent = true;
             }
@@ -1225,7 +1281,7 @@ pub fn tcp_xmit_retransmit_queue(w: &mut Stack, sk: SockId) {
         } else {
             Mib::TcpExtTCPSlowStartRetrans
         };
-        if !tcp_retransmit_skb(w, sk, i, segs) {
+        if tcp_retransmit_skb(w, sk, i, segs) != 0 {
             break;
         }
         let tp = &mut w.socks[sk as usize];
@@ -1755,7 +1811,9 @@ pub fn tcp_write_wakeup(w: &mut Stack, sk: SockId) -> u64 {
     }
     let tp = &mut w.socks[sk as usize];
     tcp_init_tso_segs(&mut tp.write_queue[0], mss);
-    tcp_transmit_skb(w, sk, mss);
+    if tcp_transmit_skb(w, sk, mss) != 0 {
+        return 0;
+    }
     let (end_seq, len, pcount, rearm) = tcp_event_new_data_sent(w, sk);
     if rearm {
         crate::net::ipv4::tcp_timer::tcp_rearm_rto(w, sk);
@@ -1856,6 +1914,65 @@ mod tests {
             let tp = &w.socks[0];
             assert_eq!((tp.snd_nxt - una) as u32, first * MSS, "{kernel}");
         }
+    }
+
+    /// A connection whose NIC ring holds one packet (no BQL) and whose pfifo_fast holds one
+    /// more (txqueuelen 1): the third packet is refused.
+    fn behind_a_full_qdisc() -> crate::sim::world::World {
+        let mut w = established(
+            "6.18",
+            "[tc]\nqdisc = \"pfifo_fast\"\n[link]\ntxqueuelen = 1\n[ethtool]\ntx = 1\n[bql]\nenabled = false\n",
+        );
+        let tp = &mut w.socks[0];
+        tp.snd_cwnd = 20;
+        tp.snd_wnd = 1 << 30;
+        tp.sk_pacing_rate = 1_250_000_000; // TSQ's limit and TSO autosizing stay out of the way
+        for i in 0..4 {
+            queue_skb(&mut w, 0, MSS);
+            // MSG_EOR: tcp_grow_skb may not merge them into one packet.
+            w.socks[0].write_queue[i].eor = true;
+        }
+        w
+    }
+
+    #[test]
+    fn a_qdisc_that_refuses_new_data_leaves_it_unsent_and_enters_cwr() {
+        let mut w = behind_a_full_qdisc();
+        let (una, wmem) = (w.socks[0].snd_nxt, w.socks[0].sk_wmem_alloc);
+        tcp_write_xmit(&mut w, 0, MSS, TCP_NAGLE_PUSH, 0);
+        let tp = &w.socks[0];
+        // Three left: the driver took one, one waits requeued at the head of the qdisc
+        // (dev_requeue_skb, outside the band's limit), the band holds one. The fourth was
+        // refused and is still the head of the write queue: snd_nxt stops before it and
+        // nothing is lost.
+        assert_eq!(tp.snd_nxt - una, 3 * MSS as u64);
+        assert_eq!(tp.write_queue.len(), 1);
+        assert_eq!(tp.write_queue[0].seq, tp.snd_nxt);
+        assert_eq!(tp.packets_out, 3);
+        assert_eq!(
+            tp.icsk_ca_state, TCP_CA_CWR,
+            "tcp_enter_cwr on NET_XMIT_DROP"
+        );
+        assert_eq!(w.hosts[0].mib.get(Mib::TcpRetransSegs), 0);
+        // The refused clone was freed: only the three sent clones are charged.
+        assert_eq!(tp.sk_wmem_alloc, wmem + 3 * tp.rtx_queue[0].truesize as u64);
+    }
+
+    #[test]
+    fn a_refused_retransmission_counts_retransfail_and_is_not_marked_retransmitted() {
+        let mut w = behind_a_full_qdisc();
+        tcp_write_xmit(&mut w, 0, MSS, TCP_NAGLE_PUSH, 0);
+        // The qdisc is still full: retransmitting the first skb fails locally.
+        let err = tcp_retransmit_skb(&mut w, 0, 0, 1);
+        let tp = &w.socks[0];
+        assert_eq!(err, NET_XMIT_DROP);
+        assert_eq!(w.hosts[0].mib.get(Mib::TcpExtTCPRetransFail), 1);
+        assert_eq!(tp.rtx_queue[0].sacked & TCPCB_RETRANS, 0);
+        assert!(!tp.rtx_queue[0].retrans, "not TCPCB_EVER_RETRANS");
+        assert_eq!(tp.retrans_out, 0);
+        // "Save stamp of the first (attempted) retransmit."
+        assert_ne!(tp.lr.retrans_stamp_ns, 0);
+        assert_eq!(tp.lr.undo_retrans, 1);
     }
 
     #[test]

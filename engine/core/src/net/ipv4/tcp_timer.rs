@@ -195,7 +195,13 @@ fn tcp_retransmit_timer(w: &mut Stack, sk: SockId) {
     crate::net::ipv4::tcp_input::tcp_enter_loss(w, sk);
     w.socks[sk as usize].lr.icsk_retransmits += 1; // tcp_update_rto_stats
     w.emit(host, sk, || Ev::Rto { seq });
-    crate::net::ipv4::tcp_output::tcp_retransmit_skb(w, sk, 0, 1);
+    if crate::net::ipv4::tcp_output::tcp_retransmit_skb(w, sk, 0, 1) > 0 {
+        // "Retransmission failed because of local congestion, Let senders fight for local
+        // resources conservatively": retry in TCP_RESOURCE_PROBE_INTERVAL, no backoff.
+        let when_j = (w.hz / 2).max(1);
+        tcp_reset_xmit_timer_jiffies(w, sk, IcskPending::Retrans, when_j);
+        return;
+    }
     // "Increase the timeout each time we retransmit."
     w.socks[sk as usize].icsk_backoff += 1;
     tcp_rearm_rto(w, sk);
