@@ -338,10 +338,22 @@ impl<'a> Runner<'a> {
             Action::Unsupported(what) => return Err(Stop::Unsupported(what.clone())),
             Action::Command(c) => {
                 if self.w.is_some() {
-                    return Err(Stop::Unsupported(
-                        "a shell command after the socket exists (settings apply to a run from its start)"
-                            .into(),
-                    ));
+                    // Only a new root pfifo can change while the run goes on (the upstream
+                    // scripts' "emulate qdisc congestion"); other settings hold from the start.
+                    let Some(limit) = sysctl::pfifo_replace(c) else {
+                        return Err(Stop::Unsupported(
+                            "a shell command after the socket exists (settings apply to a run from its start)"
+                                .into(),
+                        ));
+                    };
+                    self.advance_to(start, false)?;
+                    self.now_us = start;
+                    let q = crate::net::sched::sch_api::Qdisc::Pfifo(
+                        crate::net::sched::sch_fifo::Pfifo::new(limit),
+                    );
+                    self.w().tc_qdisc_replace(0, q);
+                    self.log(e, start, "command", "");
+                    return Ok(());
                 }
                 sysctl::command(c, &mut self.applied).map_err(Stop::Unsupported)?;
                 self.log(e, start, "command", "");

@@ -302,6 +302,16 @@ fn shell_words(line: &str) -> Vec<String> {
     out
 }
 
+/// `tc qdisc add|replace dev DEV root pfifo limit N`: the limit, else `None`.
+pub fn pfifo_replace(line: &str) -> Option<u32> {
+    let words = shell_words(line);
+    let w: Vec<&str> = words.iter().map(String::as_str).collect();
+    match w[..] {
+        ["tc", "qdisc", "add" | "replace", "dev", _, "root", "pfifo", "limit", n] => n.parse().ok(),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,6 +375,15 @@ mod tests {
         assert_eq!(a.sets.last().unwrap(), "net.ipv4.tcp_frto=0");
         assert!(command("sysctl -q net.ipv4.tcp_sack=1", &mut a).is_ok());
         assert!(command("ip link set dev tun0 mtu 1000", &mut a).is_err());
+        assert_eq!(
+            pfifo_replace("tc qdisc replace dev tun0 root pfifo limit 0"),
+            Some(0)
+        );
+        assert_eq!(
+            pfifo_replace("tc qdisc add dev tun0 root pfifo limit 10"),
+            Some(10)
+        );
+        assert_eq!(pfifo_replace("tc qdisc replace dev tun0 root fq"), None);
         command("tc qdisc replace dev tun0 root fq", &mut a).unwrap();
         assert_eq!(a.sets.last().unwrap(), "tc.qdisc=fq");
     }

@@ -243,6 +243,7 @@ impl World {
                 crate::net::sched::sch_api::Qdisc::FqCodel(_) => {
                     h.cfg.qdisc.fq_codel_limit as u64 + 1
                 }
+                crate::net::sched::sch_api::Qdisc::Pfifo(p) => p.limit as u64 + 1,
                 crate::net::sched::sch_api::Qdisc::Noqueue => 0,
                 // a bfifo of `limit` bytes: never more packets than bytes
                 crate::net::sched::sch_api::Qdisc::Tbf(t) => t.limit as u64,

@@ -178,6 +178,16 @@ impl Stack {
         self.emit(host, pkt.sk, || Ev::Drop { pkt: id, site });
     }
 
+    /// `tc qdisc replace dev DEV root ...` while the run goes on (`qdisc_graft`): the new root
+    /// qdisc takes over; the old one is destroyed and the packets it held are freed
+    /// (`qdisc_reset`, `rtnl_kfree_skbs`: not counted as drops, lost to TCP).
+    pub fn tc_qdisc_replace(&mut self, host: u16, q: crate::net::sched::sch_api::Qdisc) {
+        let old = std::mem::replace(&mut self.hosts[host as usize].dev.qdisc, q);
+        for p in old.packets().cloned().collect::<Vec<_>>() {
+            self.skb_free(p);
+        }
+    }
+
     /// A device timer fired (qdisc watchdog, end of a frame on the wire, TX-completion
     /// interrupt): run it and carry out what the device asks for.
     pub fn dev_timer(&mut self, h: u16, timer: DevTimer) {

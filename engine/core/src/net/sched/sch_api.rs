@@ -6,6 +6,7 @@
 //! checkpoints) and the hot path has no indirect call.
 
 use crate::include::linux::skbuff::Packet;
+use crate::net::sched::sch_fifo::Pfifo;
 use crate::net::sched::sch_fq::Fq;
 use crate::net::sched::sch_fq_codel::FqCodel;
 use crate::net::sched::sch_generic::{Dequeue, EnqueueResult, PfifoFast, QdiscEvent, QdiscStats};
@@ -20,6 +21,8 @@ pub enum Qdisc {
     /// No queue (`noqueue`, loopback and veth): `dev_queue_xmit` calls the driver directly.
     Noqueue,
     PfifoFast(PfifoFast),
+    /// A packet-limited FIFO (`pfifo`): only the packetdrill runner attaches one.
+    Pfifo(Pfifo),
     Fq(Fq),
     FqCodel(FqCodel),
     Tbf(Tbf),
@@ -30,6 +33,7 @@ impl Qdisc {
         match self {
             Qdisc::Noqueue => "noqueue",
             Qdisc::PfifoFast(_) => "pfifo_fast",
+            Qdisc::Pfifo(_) => "pfifo",
             Qdisc::Fq(_) => "fq",
             Qdisc::FqCodel(_) => "fq_codel",
             Qdisc::Tbf(_) => "tbf",
@@ -42,6 +46,7 @@ impl Qdisc {
         match self {
             Qdisc::Noqueue => Box::new(std::iter::empty()),
             Qdisc::PfifoFast(q) => Box::new(q.packets()),
+            Qdisc::Pfifo(q) => Box::new(q.packets()),
             Qdisc::Fq(q) => Box::new(q.packets()),
             Qdisc::FqCodel(q) => Box::new(q.packets()),
             Qdisc::Tbf(q) => Box::new(q.packets()),
@@ -52,6 +57,7 @@ impl Qdisc {
         match self {
             Qdisc::Noqueue => panic!("enqueue on noqueue: dev_queue_xmit must bypass it"),
             Qdisc::PfifoFast(q) => q.enqueue(pkt, now_ns),
+            Qdisc::Pfifo(q) => q.enqueue(pkt),
             Qdisc::Fq(q) => q.enqueue(pkt, now_ns),
             Qdisc::FqCodel(q) => q.enqueue(pkt, now_ns),
             Qdisc::Tbf(q) => q.enqueue(pkt, now_ns),
@@ -62,6 +68,7 @@ impl Qdisc {
         match self {
             Qdisc::Noqueue => Dequeue::Empty,
             Qdisc::PfifoFast(q) => q.dequeue(now_ns),
+            Qdisc::Pfifo(q) => q.dequeue(),
             Qdisc::Fq(q) => q.dequeue(now_ns),
             Qdisc::FqCodel(q) => q.dequeue(now_ns),
             Qdisc::Tbf(q) => q.dequeue(now_ns),
@@ -74,6 +81,7 @@ impl Qdisc {
         match self {
             Qdisc::Noqueue => panic!("requeue on noqueue"),
             Qdisc::PfifoFast(q) => q.requeue(pkt),
+            Qdisc::Pfifo(q) => q.requeue(pkt),
             Qdisc::Fq(q) => q.requeue(pkt),
             Qdisc::FqCodel(q) => q.requeue(pkt),
             Qdisc::Tbf(q) => q.requeue(pkt),
@@ -87,6 +95,7 @@ impl Qdisc {
         match self {
             Qdisc::Noqueue => false,
             Qdisc::PfifoFast(q) => q.can_bypass,
+            Qdisc::Pfifo(q) => q.can_bypass(),
             Qdisc::Fq(_) | Qdisc::Tbf(_) => false,
             Qdisc::FqCodel(q) => q.can_bypass(),
         }
@@ -96,6 +105,7 @@ impl Qdisc {
     pub fn bypass(&mut self, pkt: &Packet) {
         match self {
             Qdisc::PfifoFast(q) => q.bypass(pkt),
+            Qdisc::Pfifo(q) => q.bypass(pkt),
             Qdisc::FqCodel(q) => q.bypass(pkt),
             Qdisc::Noqueue | Qdisc::Fq(_) | Qdisc::Tbf(_) => {
                 panic!("{} cannot be bypassed", self.kind())
@@ -107,7 +117,7 @@ impl Qdisc {
     /// (throttles, pacing marks, drops during dequeue, tbf's drops of segments).
     pub fn drain_events(&mut self, out: &mut Vec<QdiscEvent>) {
         match self {
-            Qdisc::Noqueue | Qdisc::PfifoFast(_) => {}
+            Qdisc::Noqueue | Qdisc::PfifoFast(_) | Qdisc::Pfifo(_) => {}
             Qdisc::Fq(q) => q.drain_events(out),
             Qdisc::FqCodel(q) => q.drain_events(out),
             Qdisc::Tbf(q) => q.drain_events(out),
@@ -120,6 +130,7 @@ impl Qdisc {
         match self {
             Qdisc::Noqueue => 0,
             Qdisc::PfifoFast(q) => q.requeued_len(),
+            Qdisc::Pfifo(q) => q.requeued_len(),
             Qdisc::Fq(q) => q.requeued_len(),
             Qdisc::FqCodel(q) => q.requeued_len(),
             Qdisc::Tbf(q) => q.requeued_len(),
@@ -131,6 +142,7 @@ impl Qdisc {
         match self {
             Qdisc::Noqueue => 0,
             Qdisc::PfifoFast(q) => q.qlen(),
+            Qdisc::Pfifo(q) => q.qlen(),
             Qdisc::Fq(q) => q.qlen(),
             Qdisc::FqCodel(q) => q.qlen(),
             Qdisc::Tbf(q) => q.qlen(),
@@ -142,6 +154,7 @@ impl Qdisc {
         match self {
             Qdisc::Noqueue => 0,
             Qdisc::PfifoFast(q) => q.backlog_bytes(),
+            Qdisc::Pfifo(q) => q.backlog_bytes(),
             Qdisc::Fq(q) => q.backlog_bytes(),
             Qdisc::FqCodel(q) => q.backlog_bytes(),
             Qdisc::Tbf(q) => q.backlog_bytes(),
@@ -152,6 +165,7 @@ impl Qdisc {
         match self {
             Qdisc::Noqueue => QdiscStats::default(),
             Qdisc::PfifoFast(q) => q.stats(),
+            Qdisc::Pfifo(q) => q.stats(),
             Qdisc::Fq(q) => q.stats(),
             Qdisc::FqCodel(q) => q.stats(),
             Qdisc::Tbf(q) => q.stats(),
