@@ -5,6 +5,7 @@ import type { Catalog } from '../model/catalog';
 import type { ConformFile } from '../model/conformFiles';
 import type { RunModel } from '../model/derive';
 import type { SweepPointResult } from '../model/sweep';
+import type { FirstRunRequest } from './firstRun';
 import type { ConformExperiment } from './generated/ConformExperiment';
 import type { Described } from './generated/Described';
 import type { KernelDiff } from './generated/KernelDiff';
@@ -88,6 +89,11 @@ export interface Verbs {
    */
   simulate: { args: [request: SimulateRequest]; result: RunModel };
   /**
+   * Runs the window as `simulate` does and keeps it for `describe`, without deriving or
+   * returning it: the landing page's first run, which the page showed prerendered (firstRun.ts).
+   */
+  keepRun: { args: [request: SimulateRequest]; result: null };
+  /**
    * Rows of the last `simulate` of `side` in words ("<kernel function>: <decision>"), with the
    * running `TcpExtTCPAutoCorking` count of each counted autocork.
    */
@@ -151,3 +157,16 @@ export type WorkerMessage =
   | { kind: 'answer'; id: number; ok: false; error: string }
   /** How far the request with this id has got (long jobs: `experiment`). */
   | { kind: 'progress'; id: number; done: number; total: number };
+
+/** The landing page's first run as the page shows it: what the engine's worker would give. */
+export interface PrerenderedRun {
+  /** The run it is: the store uses it only for this request. */
+  request: FirstRunRequest;
+  version: string;
+  catalog: Catalog;
+  info: ScenarioInfo;
+  model: RunModel;
+}
+
+/** firstRunWorker.ts -> main thread, once. */
+export type FirstRunMessage = { ok: true; run: PrerenderedRun } | { ok: false; error: string };
