@@ -8,10 +8,9 @@
 //
 // The asset, before gzip: a u32 (little-endian) byte length, a JSON header (`FirstRunHeader`),
 // then the arrays one after the other. An array of integers (every value of this run so far) is
-// stored as zigzag varints of the difference to the value before it (`t`: the row before; a
-// value of `values`: the same field of the row of the same kind before; `samples`: the same
-// column of the sample before), which gzip then packs to a fifth of the raw numbers; any other
-// array is stored as its raw little-endian bytes.
+// stored as zigzag varints of the difference to a value before it (`t`: the row before;
+// `samples`: the same column of the sample before; `values`: see ValueLayout), which gzip then
+// packs to a sixth of the raw numbers; any other array is stored as its raw little-endian bytes.
 
 import type { Catalog } from '../model/catalog';
 import { deriveRun } from '../model/derive';
@@ -75,6 +74,21 @@ export interface FirstRun {
   samples: Float64Array;
 }
 
+/**
+ * How `values` is stored, per kind of row that occurs (the rows of a kind keep their order):
+ * the kind's first `fields` fields (the others are 0 in every row of it), each as a stream of
+ * `bytes[f]` bytes holding, per row, the value less its predictor's (`predictors[f]`: -1 none,
+ * 0 <= p < stride the field p of the kind's previous row, stride + g the field g < f of the same
+ * row). The build picks the predictor that compresses best (`encodeFirstRun`'s `size`): a
+ * segment's sequence number is best told from the previous segment's end, its end from its start.
+ */
+interface ValueLayout {
+  kind: number;
+  fields: number;
+  predictors: number[];
+  bytes: number[];
+}
+
 /** The asset's JSON part; the arrays follow it in this order: t, host, sk, kind, values, samples. */
 interface FirstRunHeader {
   request: FirstRunRequest;
@@ -89,6 +103,8 @@ interface FirstRunHeader {
   sampleStride: number;
   /** Per array: stored as varints of differences (true) or as raw bytes (false). */
   varint: boolean[];
+  /** How `values` is stored, when as varints. */
+  values: ValueLayout[];
 }
 
 /** Integers up to this size have exact differences and zigzag codes in a double. */
@@ -100,21 +116,6 @@ function fitsVarints(xs: ArrayLike<number>): boolean {
     if (!Number.isInteger(x) || Math.abs(x) > MAX_VARINT || Object.is(x, -0)) return false;
   }
   return true;
-}
-
-/**
- * For each index `i` of an array, the index of the value its difference is taken from (-1: from
- * 0). `key(i)` names what values are compared: the previous value with the same key.
- */
-function previousIndex(n: number, key: (i: number) => number): Int32Array {
-  const prev = new Int32Array(n);
-  const last = new Map<number, number>();
-  for (let i = 0; i < n; i++) {
-    const k = key(i);
-    prev[i] = last.get(k) ?? -1;
-    last.set(k, i);
-  }
-  return prev;
 }
 
 class Writer {
@@ -134,6 +135,7 @@ class Writer {
     this.length += b.length;
   }
 
+  /** A zigzag varint: 7 bits a byte, low bits first; the sign in the lowest bit. */
   varint(x: number): void {
     let z = x < 0 ? -2 * x - 1 : 2 * x;
     this.room(8);
@@ -149,46 +151,158 @@ class Writer {
   }
 }
 
-type NumberArray = Float64Array | Uint16Array | Uint32Array;
+class Reader {
+  constructor(
+    private readonly buf: Uint8Array,
+    public at: number,
+  ) {}
 
-/** The arrays of a run in the asset's order, with how each value's difference is taken. */
-function arraysOf(run: {
-  cols: TraceColumns;
-  samples: Float64Array;
-  sampleStride: number;
-}): { array: NumberArray; prev: (n: number) => Int32Array }[] {
-  const { cols, samples, sampleStride } = run;
-  const stride = cols.stride;
-  const plain = (n: number) => previousIndex(n, () => 0);
-  return [
-    { array: cols.t, prev: plain },
-    { array: cols.host, prev: plain },
-    { array: cols.sk, prev: plain },
-    { array: cols.kind, prev: plain },
-    {
-      array: cols.values,
-      prev: (n) =>
-        previousIndex(n, (i) => cols.kind[Math.floor(i / stride)]! * stride + (i % stride)),
-    },
-    { array: samples, prev: (n) => previousIndex(n, (i) => i % Math.max(1, sampleStride)) },
-  ];
+  varint(): number {
+    let z = 0;
+    let scale = 1;
+    for (;;) {
+      const b = this.buf[this.at++]!;
+      z += (b & 127) * scale;
+      if (b < 128) break;
+      scale *= 128;
+    }
+    return z % 2 === 1 ? -(z + 1) / 2 : z / 2;
+  }
 }
 
-/** The asset's bytes (before gzip) for `run`. */
-export function encodeFirstRun(run: FirstRun): Uint8Array {
-  const sampleStride = run.summary.samples.stride;
-  const arrays = arraysOf({ cols: run.cols, samples: run.samples, sampleStride });
+type NumberArray = Float64Array | Uint16Array | Uint32Array;
+
+/** Each value of `xs` less the previous one with the same `key(i)` (the first, less 0). */
+function writeDiffs(w: Writer, xs: NumberArray, key: (i: number) => number): void {
+  const last = new Map<number, number>();
+  for (let i = 0; i < xs.length; i++) {
+    const k = key(i);
+    w.varint(xs[i]! - (last.get(k) ?? 0));
+    last.set(k, xs[i]!);
+  }
+}
+
+function readDiffs(r: Reader, xs: NumberArray, key: (i: number) => number): void {
+  const last = new Map<number, number>();
+  for (let i = 0; i < xs.length; i++) {
+    const k = key(i);
+    xs[i] = r.varint() + (last.get(k) ?? 0);
+    last.set(k, xs[i]!);
+  }
+}
+
+/** The rows of each kind, in order. */
+function rowsByKind(kind: Uint16Array): Map<number, number[]> {
+  const rows = new Map<number, number[]>();
+  for (let i = 0; i < kind.length; i++) {
+    let list = rows.get(kind[i]!);
+    if (!list) rows.set(kind[i]!, (list = []));
+    list.push(i);
+  }
+  return new Map([...rows].sort((a, b) => a[0] - b[0]));
+}
+
+/** The predicted value of field `f` of the `j`th row of `rows` (ValueLayout's `predictors`). */
+function predicted(cols: TraceColumns, rows: number[], j: number, p: number): number {
+  const { values, stride } = cols;
+  if (p < 0) return 0;
+  if (p < stride) return j === 0 ? 0 : values[rows[j - 1]! * stride + p]!;
+  return values[rows[j]! * stride + p - stride]!;
+}
+
+/** `values` as ValueLayout says, each field's stream the one of least `size`. */
+function writeValues(
+  w: Writer,
+  cols: TraceColumns,
+  size: (bytes: Uint8Array) => number,
+): ValueLayout[] {
+  const { values, stride } = cols;
+  const layouts: ValueLayout[] = [];
+  for (const [kind, rows] of rowsByKind(cols.kind)) {
+    let fields = 0;
+    for (const i of rows)
+      for (let f = fields; f < stride; f++) if (values[i * stride + f] !== 0) fields = f + 1;
+    const layout: ValueLayout = { kind, fields, predictors: [], bytes: [] };
+    for (let f = 0; f < fields; f++) {
+      const candidates = [-1];
+      for (let g = 0; g < fields; g++) candidates.push(g);
+      for (let g = 0; g < f; g++) candidates.push(stride + g);
+      let best: { p: number; bytes: Uint8Array; size: number } | null = null;
+      for (const p of candidates) {
+        const stream = new Writer();
+        for (let j = 0; j < rows.length; j++)
+          stream.varint(values[rows[j]! * stride + f]! - predicted(cols, rows, j, p));
+        const bytes = stream.done();
+        const n = size(bytes);
+        if (!best || n < best.size) best = { p, bytes, size: n };
+      }
+      layout.predictors.push(best!.p);
+      layout.bytes.push(best!.bytes.length);
+      w.bytes(best!.bytes);
+    }
+    layouts.push(layout);
+  }
+  return layouts;
+}
+
+function readValues(bytes: Uint8Array, at: number, cols: TraceColumns, layouts: ValueLayout[]) {
+  const { values, stride } = cols;
+  const byKind = rowsByKind(cols.kind);
+  for (const { kind, fields, predictors, bytes: lengths } of layouts) {
+    const rows = byKind.get(kind) ?? [];
+    // One reader per field, each at the start of its stream; the rows are read in order, so
+    // that a predictor's field of this row or the row before is known.
+    const readers: Reader[] = [];
+    for (let f = 0; f < fields; f++) {
+      readers.push(new Reader(bytes, at));
+      at += lengths[f]!;
+    }
+    for (let j = 0; j < rows.length; j++)
+      for (let f = 0; f < fields; f++)
+        values[rows[j]! * stride + f] =
+          readers[f]!.varint() + predicted(cols, rows, j, predictors[f]!);
+  }
+  return at;
+}
+
+/**
+ * The asset's bytes (before gzip) for `run`. `size` rates a stream of `values` (the build: its
+ * gzipped size); the predictor of least size is kept.
+ */
+export function encodeFirstRun(
+  run: FirstRun,
+  size: (bytes: Uint8Array) => number = (b) => b.length,
+): Uint8Array {
+  const { cols, samples } = run;
+  const sampleStride = Math.max(1, run.summary.samples.stride);
+  const arrays = [cols.t, cols.host, cols.sk, cols.kind, cols.values, samples];
+  const varint = arrays.map(fitsVarints);
+  const body = new Writer();
+  let layouts: ValueLayout[] = [];
+  arrays.forEach((array, k) => {
+    if (!varint[k]) {
+      // Raw little-endian bytes (every platform the site runs on is little-endian).
+      body.bytes(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    } else if (array === cols.values) {
+      layouts = writeValues(body, cols, size);
+    } else {
+      // The samples' columns each follow their own previous value; a column of the trace, the
+      // row before.
+      writeDiffs(body, array, array === samples ? (i) => i % sampleStride : () => 0);
+    }
+  });
   const header: FirstRunHeader = {
     request: run.request,
     version: run.version,
     catalog: run.catalog,
     info: run.info,
     summary: run.summary,
-    rows: run.cols.t.length,
-    stride: run.cols.stride,
-    samples: run.samples.length,
+    rows: cols.t.length,
+    stride: cols.stride,
+    samples: samples.length,
     sampleStride,
-    varint: arrays.map((a) => fitsVarints(a.array)),
+    varint,
+    values: layouts,
   };
   const w = new Writer();
   const json = new TextEncoder().encode(JSON.stringify(header));
@@ -196,15 +310,7 @@ export function encodeFirstRun(run: FirstRun): Uint8Array {
   new DataView(len.buffer).setUint32(0, json.length, true);
   w.bytes(len);
   w.bytes(json);
-  arrays.forEach(({ array, prev }, k) => {
-    if (!header.varint[k]) {
-      // Raw little-endian bytes (every platform the site runs on is little-endian).
-      w.bytes(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-      return;
-    }
-    const p = prev(array.length);
-    for (let i = 0; i < array.length; i++) w.varint(array[i]! - (p[i]! < 0 ? 0 : array[p[i]!]!));
-  });
+  w.bytes(body.done());
   return w.done();
 }
 
@@ -215,7 +321,6 @@ export function decodeFirstRun(bytes: Uint8Array): FirstRun {
   const header = JSON.parse(
     new TextDecoder().decode(bytes.subarray(4, 4 + jsonLength)),
   ) as FirstRunHeader;
-  let at = 4 + jsonLength;
   const { rows, stride } = header;
   const cols: TraceColumns = {
     t: new Float64Array(rows),
@@ -226,30 +331,21 @@ export function decodeFirstRun(bytes: Uint8Array): FirstRun {
     stride,
   };
   const samples = new Float64Array(header.samples);
-  const arrays = arraysOf({ cols, samples, sampleStride: header.sampleStride });
-  arrays.forEach(({ array, prev }, k) => {
+  const arrays = [cols.t, cols.host, cols.sk, cols.kind, cols.values, samples];
+  const r = new Reader(bytes, 4 + jsonLength);
+  arrays.forEach((array, k) => {
     if (!header.varint[k]) {
-      const raw = bytes.slice(at, at + array.byteLength);
-      at += array.byteLength;
+      const raw = bytes.slice(r.at, r.at + array.byteLength);
+      r.at += array.byteLength;
       array.set(new (array.constructor as new (b: ArrayBuffer) => NumberArray)(raw.buffer));
-      return;
-    }
-    // `values` is decoded after `kind`, which its differences follow.
-    const p = prev(array.length);
-    for (let i = 0; i < array.length; i++) {
-      let z = 0;
-      let scale = 1;
-      for (;;) {
-        const b = bytes[at++]!;
-        z += (b & 127) * scale;
-        if (b < 128) break;
-        scale *= 128;
-      }
-      const d = z % 2 === 1 ? -(z + 1) / 2 : z / 2;
-      array[i] = d + (p[i]! < 0 ? 0 : array[p[i]!]!);
+    } else if (array === cols.values) {
+      // After `kind`, which says whose rows are whose.
+      r.at = readValues(bytes, r.at, cols, header.values);
+    } else {
+      readDiffs(r, array, array === samples ? (i) => i % header.sampleStride : () => 0);
     }
   });
-  if (at !== bytes.length) throw new Error(`first run: ${bytes.length - at} bytes left over`);
+  if (r.at !== bytes.length) throw new Error(`first run: ${bytes.length - r.at} bytes left over`);
   return {
     request: header.request,
     version: header.version,
