@@ -14,19 +14,18 @@ import type { DescribedRows, ReplayWindow } from '../capture/replay';
 import type { ScenarioMapping } from '../capture/scenario';
 import type { CaptureSource, ReplayHead } from '../capture/serve';
 import { startEngine, startJobsEngine, takeFirstRun, type EngineBridge } from '../engine/bridge';
-import { CALIBRATE_EVENTS, sameRequest, type FirstRunRequest } from '../engine/firstRun';
+import {
+  CALIBRATE_EVENTS,
+  sameRequest,
+  type FirstRunRequest,
+  type PrerenderedRun,
+} from '../engine/firstRun';
 import { currentLang } from '../i18n/current';
 import type { KernelDiff } from '../engine/generated/KernelDiff';
 import type { RunSummary } from '../engine/generated/RunSummary';
 import type { ScenarioInfo } from '../engine/generated/ScenarioInfo';
 import type { SweepGrid } from '../engine/generated/SweepGrid';
-import type {
-  ExperimentResult,
-  PcapRequest,
-  PrerenderedRun,
-  Side,
-  SideRequest,
-} from '../engine/protocol';
+import type { ExperimentResult, PcapRequest, Side, SideRequest } from '../engine/protocol';
 import type { SweepResults } from '../model/sweep';
 import type { Catalog } from '../model/catalog';
 import type { RunModel } from '../model/derive';

@@ -33,14 +33,8 @@
 
 import firstRunAssetUrl from 'virtual:sendpath-first-run';
 
-import type {
-  FirstRunMessage,
-  PrerenderedRun,
-  Request,
-  Verb,
-  Verbs,
-  WorkerMessage,
-} from './protocol';
+import type { FirstRunMessage, PrerenderedRun } from './firstRun';
+import type { Request, Verb, Verbs, WorkerMessage } from './protocol';
 // The built workers' URLs (Vite bundles each as a worker for these imports): the site's engine,
 // and "Model vs Linux"'s, with a wasm module of its own (only the URL is in this module).
 import conformWorkerUrl from './conformWorker.ts?worker&url';

@@ -13,11 +13,10 @@
 // packs to a sixth of the raw numbers; any other array is stored as its raw little-endian bytes.
 
 import type { Catalog } from '../model/catalog';
-import { deriveRun } from '../model/derive';
+import { deriveRun, type RunModel } from '../model/derive';
 import type { TraceColumns } from '../model/trace';
 import type { ScenarioInfo } from './generated/ScenarioInfo';
 import type { SessionSummary } from './generated/SessionSummary';
-import type { PrerenderedRun } from './protocol';
 
 /** Events the interactive window aims for when the link chooses none (the calibration). */
 export const CALIBRATE_EVENTS = 25_000;
@@ -73,6 +72,19 @@ export interface FirstRun {
   cols: TraceColumns;
   samples: Float64Array;
 }
+
+/** The landing page's first run as the page shows it: what the engine's worker would give. */
+export interface PrerenderedRun {
+  /** The run it is: the store uses it only for this request. */
+  request: FirstRunRequest;
+  version: string;
+  catalog: Catalog;
+  info: ScenarioInfo;
+  model: RunModel;
+}
+
+/** firstRunWorker.ts -> main thread, once. */
+export type FirstRunMessage = { ok: true; run: PrerenderedRun } | { ok: false; error: string };
 
 /**
  * How `values` is stored, per kind of row that occurs (the rows of a kind keep their order):

@@ -4,8 +4,7 @@
 // the engine's worker starts once the page is interactive (app/store.ts).
 
 import { transferables } from '../model/trace';
-import { readFirstRun } from './firstRun';
-import type { FirstRunMessage } from './protocol';
+import { readFirstRun, type FirstRunMessage } from './firstRun';
 
 async function read(url: string): Promise<FirstRunMessage> {
   const response = await fetch(url);

@@ -5,7 +5,6 @@ import type { Catalog } from '../model/catalog';
 import type { ConformFile } from '../model/conformFiles';
 import type { RunModel } from '../model/derive';
 import type { SweepPointResult } from '../model/sweep';
-import type { FirstRunRequest } from './firstRun';
 import type { ConformExperiment } from './generated/ConformExperiment';
 import type { Described } from './generated/Described';
 import type { KernelDiff } from './generated/KernelDiff';
@@ -157,16 +156,3 @@ export type WorkerMessage =
   | { kind: 'answer'; id: number; ok: false; error: string }
   /** How far the request with this id has got (long jobs: `experiment`). */
   | { kind: 'progress'; id: number; done: number; total: number };
-
-/** The landing page's first run as the page shows it: what the engine's worker would give. */
-export interface PrerenderedRun {
-  /** The run it is: the store uses it only for this request. */
-  request: FirstRunRequest;
-  version: string;
-  catalog: Catalog;
-  info: ScenarioInfo;
-  model: RunModel;
-}
-
-/** firstRunWorker.ts -> main thread, once. */
-export type FirstRunMessage = { ok: true; run: PrerenderedRun } | { ok: false; error: string };
