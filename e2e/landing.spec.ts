@@ -4,7 +4,7 @@
 // and the numbers are still there; on a phone nothing scrolls sideways.
 import type { Page } from '@playwright/test';
 
-import { expect, nativeRun, test } from './fixtures';
+import { collectErrors, expect, nativeRun, SendpathPage, test } from './fixtures';
 
 const SCENARIO = 'scenarios/autocorking.toml';
 
@@ -114,3 +114,69 @@ for (const [width, height] of [
     }
     await context.close();
   });
+
+// The landing's first view comes from the prerendered first run (web/src/engine/firstRun.ts):
+// it needs no wasm, it is the run the engine gives the same scenario, and the engine loads
+// after it (or says clearly that it cannot).
+
+test('with the engine unreachable the landing still shows and plays its first run, then says the engine failed', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    reducedMotion: 'reduce',
+    baseURL: test.info().project.use.baseURL,
+  });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await context.route('**/*.wasm', (route) => route.abort());
+  await page.goto('./');
+  const player = page.getByRole('region', { name: 'Time controls' });
+  await player.getByRole('button', { name: 'Play' }).click();
+  await expect(player.locator('output.time')).not.toHaveText(/^0\.000000 ms/);
+  await expect(page.getByRole('img', { name: /^Animated pipeline of run A/ })).toBeVisible();
+  expect(await page.evaluate(() => performance.getEntriesByName('sp:interactive').length)).toBe(1);
+  await expect(page.locator('[data-run-state]')).toHaveAttribute('data-run-state', 'failed');
+  await expect(page.locator('[data-run-state]')).toHaveText(/^Engine failed: /);
+  // The browser's own report of the aborted fetches, and nothing else.
+  expect(errors.filter((e) => !/wasm|ERR_FAILED|Failed to fetch|engine/i.test(e))).toEqual([]);
+  await context.close();
+});
+
+test("the landing's prerendered first run is the run a link to its scenario gets from the engine", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    reducedMotion: 'reduce',
+    baseURL: test.info().project.use.baseURL,
+  });
+  const shown: { status: string; nstat: string; time: string }[] = [];
+  for (const url of ['./', './?s=autocorking&v=on']) {
+    const page = await context.newPage();
+    const sendpath = new SendpathPage(page);
+    const workers: string[] = [];
+    page.on('worker', (w) => workers.push(w.url()));
+    await sendpath.goto(url);
+    await sendpath.ready();
+    // The landing reads its first run in a worker of its own; a link runs it in the engine's.
+    if (url === './') expect(workers[0]).toMatch(/\/assets\/firstRunWorker-[\w-]+\.js$/);
+    else expect(workers.some((w) => /firstRunWorker/.test(w))).toBe(false);
+    await sendpath.toEnd();
+    shown.push({
+      status: await sendpath.runState.innerText(),
+      time: await sendpath.time.innerText(),
+      nstat: await (async () => {
+        await sendpath.reveal('Counters');
+        await expect(sendpath.nstat('sender')).toContainText('IpOutRequests');
+        return sendpath.nstat('sender').innerText();
+      })(),
+    });
+    expect(sendpath.errors).toEqual([]);
+    await page.close();
+  }
+  expect(shown[0]!.status).toMatch(/\d/);
+  expect(shown[0]!.nstat).toMatch(/IpOutRequests/);
+  expect(shown[0]).toEqual(shown[1]);
+  await context.close();
+});

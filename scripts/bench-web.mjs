@@ -4,7 +4,8 @@
 // performance marks (web/src/app/perf.ts). Prints what it measured and how; exits non-zero
 // when a budget of issue 5 is missed, so it can gate a change.
 //
-//   1. First load: every JS, wasm and CSS response of a fresh page (no cache) until the first
+//   1. First load: every JS, wasm, CSS and .bin (the landing's prerendered first run) response
+//      of a fresh page (no cache) until the first
 //      run is interactive, gzip -9 of each; time to interactive = the mark `sp:interactive`
 //      (the first run's pipeline painted) after navigation start. 5 loads, 1280x720.
 //   2. Control change -> updated charts: toggling net.ipv4.tcp_autocorking on the default

@@ -1,8 +1,10 @@
 // The site's speed, measured in Debian's Chromium (Playwright) against the production build in
 // dist/ (served by `vite preview`), with the page's own performance marks (web/src/app/perf.ts):
 //
-//   firstLoad   every JS, wasm and CSS response a fresh page fetches until its first run is
-//               interactive (the mark sp:interactive), gzip -9 of each; time to interactive.
+//   firstLoad   every JS, wasm, CSS and binary data (.bin: the landing page's prerendered first
+//               run, web/src/engine/firstRun.ts) response a fresh page fetches until its first
+//               run is interactive (the mark sp:interactive), gzip -9 of each; time to
+//               interactive.
 //   controls    a control change -> the charts painted with its run (the measure sp:update), on
 //               the autocorking scenario, for four kinds of control: a number
 //               (net.ipv4.tcp_limit_output_bytes), a toggle (net.ipv4.tcp_autocorking), the
@@ -81,7 +83,7 @@ export async function firstLoad(browser, base, loads) {
       const sized = (set) =>
         [...set]
           .map((u) => new URL(u).pathname)
-          .filter((p) => /\.(js|wasm|css)$/.test(p))
+          .filter((p) => /\.(js|wasm|css|bin)$/.test(p))
           .map((p) => {
             const bytes = readFileSync(join(ROOT, 'dist', decodeURIComponent(p)));
             return { path: p, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };

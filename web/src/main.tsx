@@ -4,17 +4,23 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
-import { Root } from './classroom/Root';
-import { startEngineEarly } from './engine/bridge';
+import { isBare, Root } from './classroom/Root';
+import { startEngineEarly, startFirstRunEarly } from './engine/bridge';
 import { initLang } from './i18n/current';
 import './shared/styles.css';
 import './shared/views.css';
 
 // Which views run the simulator, as Root.tsx decides: a lesson, or any view but about, the
-// list of lessons and Model vs Linux (which has an engine of its own).
+// list of lessons and Model vs Linux (which has an engine of its own). The landing (a bare
+// link) shows its first run prerendered and starts the engine once it is interactive.
 const params = new URLSearchParams(location.search);
 const view = params.get('view');
-if (params.get('lesson') !== null || (view !== 'about' && view !== 'lessons' && view !== 'conform'))
+if (isBare(params)) {
+  if (!startFirstRunEarly()) startEngineEarly();
+} else if (
+  params.get('lesson') !== null ||
+  (view !== 'about' && view !== 'lessons' && view !== 'conform')
+)
   startEngineEarly();
 
 const root = document.getElementById('root');

@@ -50,12 +50,15 @@ export function App({
   intro = null,
   effect = null,
   autoplay = false,
+  firstRun = false,
 }: {
   intro?: ReactNode;
   effect?: ReactNode;
   autoplay?: boolean;
+  /** Show the prerendered first run (the landing page; SiteStore's option `firstRun`). */
+  firstRun?: boolean;
 }) {
-  const [store] = useState(() => new SiteStore(location.search));
+  const [store] = useState(() => new SiteStore(location.search, { firstRun }));
   const [clock] = useState(() => new Clock());
   useEffect(() => {
     void store.start();
@@ -220,11 +223,12 @@ function Page({
           : a
             ? msg.run.updated(a.cols.t.length, formatNs(a.summary.toNs - a.summary.fromNs))
             : msg.engine.ready;
-  // The explicit "ready" signal (data-run-state) the end-to-end tests wait for.
+  // The explicit "ready" signal (data-run-state) the end-to-end tests wait for: the engine is up
+  // (the landing shows its prerendered first run before) and every run on screen is done.
   const runState =
     site.engine === 'failed'
       ? 'failed'
-      : running || !a || (site.b && !site.b.model)
+      : running || !a || (site.b && !site.b.model) || site.engine === 'starting'
         ? 'running'
         : 'ready';
   const info = site.a.info;

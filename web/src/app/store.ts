@@ -13,7 +13,13 @@ import type { Diagnostic } from '../capture/model';
 import type { DescribedRows, ReplayWindow } from '../capture/replay';
 import type { ScenarioMapping } from '../capture/scenario';
 import type { CaptureSource, ReplayHead } from '../capture/serve';
-import { startEngine, startJobsEngine, type EngineBridge } from '../engine/bridge';
+import { startEngine, startJobsEngine, takeFirstRun, type EngineBridge } from '../engine/bridge';
+import {
+  CALIBRATE_EVENTS,
+  sameRequest,
+  type FirstRunRequest,
+  type PrerenderedRun,
+} from '../engine/firstRun';
 import { currentLang } from '../i18n/current';
 import type { KernelDiff } from '../engine/generated/KernelDiff';
 import type { RunSummary } from '../engine/generated/RunSummary';
@@ -55,7 +61,7 @@ import {
 import { perf } from './perf';
 
 /** Events the interactive window aims for (the calibration of its length). */
-export const CALIBRATE_EVENTS = 25_000;
+export { CALIBRATE_EVENTS };
 
 export interface EngineErrorView {
   /** The scenario key the engine named, when it named one. */
@@ -266,7 +272,14 @@ export class SiteStore {
    */
   constructor(
     search: string,
-    private readonly opts: { history?: boolean } = {},
+    private readonly opts: {
+      history?: boolean;
+      /**
+       * Show the landing page's prerendered first run (engine/firstRun.ts) if main.tsx started
+       * reading it and it is this page's run; the engine loads once the page is interactive.
+       */
+      firstRun?: boolean;
+    } = {},
   ) {
     const { state, problems } = readUrl(search);
     this.snap = {
@@ -358,6 +371,9 @@ export class SiteStore {
   /** Starts the engine, reads its catalog, runs A (and B), then reads every preset's title. */
   async start(): Promise<void> {
     const gen = ++this.generation;
+    const first = this.opts.firstRun ? takeFirstRun() : null;
+    if (first && (await this.showFirstRun(first, gen))) return;
+    if (gen !== this.generation) return;
     const engine = startEngine();
     this.engine = engine;
     try {
@@ -386,9 +402,97 @@ export class SiteStore {
     await Promise.all([this.refresh('a'), this.snap.state.b ? this.refresh('b') : undefined]);
   }
 
+  /**
+   * Shows the prerendered first run as side A when it is the run this page asks for: then the
+   * engine loads once the page is interactive (or at the first change, if that comes first).
+   * False when there is none to show (it could not be read, or the page asks for another run):
+   * the page then starts as any other.
+   */
+  private async showFirstRun(first: Promise<PrerenderedRun>, gen: number): Promise<boolean> {
+    let run: PrerenderedRun;
+    let state: PageState;
+    let request: FirstRunRequest;
+    try {
+      [run, state] = await Promise.all([first, withFirstVariants(this.snap.state)]);
+      if (state.b || state.capture) return false;
+      request = {
+        ...(await this.request(state.a)),
+        fromNs: state.fromNs,
+        toNs: state.toNs,
+        calibrateEvents: CALIBRATE_EVENTS,
+      };
+    } catch (err) {
+      console.warn(`${errorText(err)}; running it in the engine instead`);
+      return false;
+    }
+    if (gen !== this.generation || !sameRequest(run.request, request)) return false;
+    const { model, info, catalog } = run;
+    this.firstRunShown = true;
+    this.firstRunRequest = { ...request, side: 'a' };
+    this.set({
+      version: run.version,
+      catalog,
+      state: { ...state, toNs: model.summary.toNs },
+      a: {
+        ...this.snap.a,
+        info,
+        model,
+        ctx: sceneContext(model, catalog.trace, qdiscOf(info, model)),
+        runId: this.snap.a.runId + 1,
+        modelConfig: state.a,
+        running: false,
+        error: null,
+      },
+    });
+    for (const w of this.catalogWaiters.splice(0)) w();
+    if (this.opts.history !== false) window.addEventListener('popstate', this.onPopState);
+    this.writeUrl('replace', this.snap.state);
+    // The engine loads once the page answers (the mark sp:interactive) and the browser is idle.
+    void perf.interactive.then(() => {
+      const load = () => {
+        if (gen === this.generation) this.siteEngine();
+      };
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 1000 });
+      else setTimeout(load, 0);
+    });
+    return true;
+  }
+
+  /**
+   * The request of side A's run when it is the prerendered first run: the engine has not run it,
+   * and runs it (`keepRun`) before it can describe its rows.
+   */
+  private firstRunRequest: (FirstRunRequest & { side: Side }) | null = null;
+  private firstRunShown = false;
+  /** The engine's `keepRun` of the first run, once asked for. */
+  private firstRunKept: Promise<null> | null = null;
+
+  /**
+   * Side A's engine, started now if the page has not started it yet (it showed the prerendered
+   * first run): `engine` is 'starting' until it is ready, and 'failed' with its error if it
+   * cannot load.
+   */
+  private siteEngine(): EngineBridge {
+    if (this.engine) return this.engine;
+    const gen = this.generation;
+    const engine = startEngine();
+    this.engine = engine;
+    engine.ready.then(
+      (version) => {
+        if (gen === this.generation) this.set({ engine: 'ready', version });
+      },
+      (err: unknown) => {
+        if (gen === this.generation) this.set({ engine: 'failed', engineError: errorText(err) });
+      },
+    );
+    return engine;
+  }
+
   /** The worker that runs `side` (and keeps its last run for `describe`). */
   private engineOf(side: Side): EngineBridge | null {
-    if (side === 'a' || !this.engine) return this.engine;
+    // Before start() has started it, no engine; after the prerendered first run, at first need.
+    if (!this.engine && !this.firstRunShown) return null;
+    if (side === 'a') return this.siteEngine();
     this.engineB ??= startEngine();
     return this.engineB;
   }
@@ -960,6 +1064,10 @@ export class SiteStore {
     if (!engine || !cfg || !this.snap[side]) return;
     // A recording on screen is side A: nothing to run.
     if (side === 'a' && this.snap.capture) return;
+    if (side === 'a') {
+      this.firstRunRequest = null;
+      this.firstRunKept = null;
+    }
     // B waits for A's window when A has not chosen it yet.
     if (side === 'b' && this.snap.state.toNs === null) await this.refresh('a');
     // No await before the requests leave when the scenario has loaded: they are posted in the
@@ -1285,6 +1393,12 @@ export class SiteStore {
     if (side === 'a' && this.snap.a.model?.recording && this.replay)
       return this.replay.describe(rows);
     const engine = this.engineOf(side);
+    const first = side === 'a' ? this.firstRunRequest : null;
+    if (engine && first) {
+      // The prerendered first run: the engine runs it first (once), to have its rows.
+      this.firstRunKept ??= engine.call('keepRun', first);
+      await this.firstRunKept;
+    }
     const d = engine
       ? await engine.call('describe', side, rows)
       : { texts: rows.map(() => ''), autocorking: rows.map(() => null) };

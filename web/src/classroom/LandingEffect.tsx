@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react';
 
 import { useSite } from '../app/context';
+import { perf } from '../app/perf';
 import type { Side } from '../engine/protocol';
 import {
   differingFigures,
@@ -55,8 +56,19 @@ export function LandingEffect() {
   const t = useText();
   const e = t.landing.effect;
   const site = useSite();
-  // Start once the picture's first run is on screen: it must not wait for these.
-  const armed = site.a.model !== null;
+  // Start once the picture's first run is on screen and answers (the mark sp:interactive): it
+  // must not wait for these, nor their engines' wasm be part of the first load.
+  const [interactive, setInteractive] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void perf.interactive.then(() => {
+      if (live) setInteractive(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  const armed = site.a.model !== null && interactive;
   const [runs, setRuns] = useState<Runs>({
     progress: { a: 0, b: 0 },
     values: {},

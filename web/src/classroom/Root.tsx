@@ -37,7 +37,7 @@ export function siteRoot(): URL {
 }
 
 /** The URL sets nothing but (perhaps) the language: a first visit. */
-function isBare(params: URLSearchParams): boolean {
+export function isBare(params: URLSearchParams): boolean {
   return [...params.keys()].every((k) => k === 'lang');
 }
 
@@ -75,7 +75,8 @@ export function Root() {
         <LessonsList headingLevel={1} />
       </main>
     );
-  else if (isBare(params)) body = <App intro={<Landing />} effect={<LandingEffect />} autoplay />;
+  else if (isBare(params))
+    body = <App intro={<Landing />} effect={<LandingEffect />} autoplay firstRun />;
   else body = <App />;
   return (
     <>

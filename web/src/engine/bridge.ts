@@ -31,10 +31,14 @@
 // Verbs: see `Verbs` in protocol.ts. Values the engine computes have TypeScript types generated
 // from Rust (./generated/, by ts-rs), never written by hand.
 
+import firstRunAssetUrl from 'virtual:sendpath-first-run';
+
+import type { FirstRunMessage, PrerenderedRun } from './firstRun';
 import type { Request, Verb, Verbs, WorkerMessage } from './protocol';
 // The built workers' URLs (Vite bundles each as a worker for these imports): the site's engine,
 // and "Model vs Linux"'s, with a wasm module of its own (only the URL is in this module).
 import conformWorkerUrl from './conformWorker.ts?worker&url';
+import firstRunWorkerUrl from './firstRunWorker.ts?worker&url';
 import jobsWorkerUrl from './jobsWorker.ts?worker&url';
 import workerUrl from './worker.ts?worker&url';
 
@@ -205,14 +209,60 @@ export function startJobsEngine(): EngineBridge {
 }
 
 function startWorker(url: string, name: string): EngineBridge {
+  return new EngineBridge(newWorker(url, name));
+}
+
+function newWorker(url: string, name: string): Worker {
   const href = new URL(url, import.meta.url).href;
-  let worker: Worker;
   try {
-    worker = new Worker(href, { type: 'module', name });
+    return new Worker(href, { type: 'module', name });
   } catch (err) {
     if (!(err instanceof DOMException && err.name === 'SecurityError')) throw err;
     const blob = new Blob([importingWorkerScript(href)], { type: 'text/javascript' });
-    worker = new Worker(URL.createObjectURL(blob), { name });
+    return new Worker(URL.createObjectURL(blob), { name });
   }
-  return new EngineBridge(worker);
+}
+
+/** The first run `startFirstRunEarly` started reading, until a `takeFirstRun()` takes it. */
+let firstRun: Promise<PrerenderedRun> | null = null;
+
+/**
+ * Starts reading the landing page's prerendered first run (engine/firstRun.ts) in a worker of
+ * its own, for `takeFirstRun()`: the page's entry calls it on a bare link, in place of
+ * `startEngineEarly`, so that the first view needs neither the engine's worker nor its wasm.
+ * False when this build has no first run (the dev server): start the engine early instead.
+ */
+export function startFirstRunEarly(): boolean {
+  if (!firstRunAssetUrl) return false;
+  firstRun ??= readFirstRun(firstRunAssetUrl);
+  return true;
+}
+
+/**
+ * The prerendered first run `startFirstRunEarly` started reading; null when it did not (the dev
+ * server has none). Rejects when it cannot be read: the page then runs it in the engine.
+ */
+export function takeFirstRun(): Promise<PrerenderedRun> | null {
+  const run = firstRun;
+  firstRun = null;
+  return run;
+}
+
+function readFirstRun(assetUrl: string): Promise<PrerenderedRun> {
+  const run = new Promise<PrerenderedRun>((resolve, reject) => {
+    const worker = newWorker(firstRunWorkerUrl, 'sendpath-first-run');
+    worker.addEventListener('message', (event: MessageEvent<FirstRunMessage>) => {
+      worker.terminate();
+      if (event.data.ok) resolve(event.data.run);
+      else reject(new EngineError(`the first run could not be read: ${event.data.error}`));
+    });
+    worker.addEventListener('error', () => {
+      worker.terminate();
+      reject(new EngineError('the first run could not be read: its worker failed'));
+    });
+    worker.postMessage(new URL(assetUrl, location.href).href);
+  });
+  // Whoever takes it handles a failure; nobody may have by then.
+  run.catch(() => {});
+  return run;
 }

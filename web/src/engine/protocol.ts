@@ -88,6 +88,11 @@ export interface Verbs {
    */
   simulate: { args: [request: SimulateRequest]; result: RunModel };
   /**
+   * Runs the window as `simulate` does and keeps it for `describe`, without deriving or
+   * returning it: the landing page's first run, which the page showed prerendered (firstRun.ts).
+   */
+  keepRun: { args: [request: SimulateRequest]; result: null };
+  /**
    * Rows of the last `simulate` of `side` in words ("<kernel function>: <decision>"), with the
    * running `TcpExtTCPAutoCorking` count of each counted autocork.
    */

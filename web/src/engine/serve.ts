@@ -3,6 +3,7 @@
 // See bridge.ts for the whole call chain.
 
 import type { Catalog } from '../model/catalog';
+import type { FirstRun, FirstRunRequest } from './firstRun';
 import { deriveRun } from '../model/derive';
 import { transferables, type TraceColumns } from '../model/trace';
 import type { ConformExperiment } from './generated/ConformExperiment';
@@ -141,6 +142,86 @@ function catalogOf(engine: EngineModule): Catalog {
   return catalogCache;
 }
 
+/** An interactive run's window run through: its session (kept for `describe`) and its output. */
+interface WindowRun {
+  session: Wasm.WasmSession;
+  summary: SessionSummary;
+  cols: TraceColumns;
+  samples: Float64Array;
+  runMs: number;
+  columnsMs: number;
+  /** Milliseconds since the columns were read (the derivation's time, called after it). */
+  deriveMs(): number;
+}
+
+/** Runs the window `r` asks for (`simulate`'s run, before the derivation). */
+function runWindow(engine: EngineModule, r: FirstRunRequest): WindowRun {
+  const catalog = catalogOf(engine);
+  const request: SessionRequest = {
+    source: r.source,
+    file: r.file,
+    variant: r.variant,
+    sets: r.sets,
+    trace: true,
+    fromNs: r.fromNs,
+    toNs: r.toNs,
+    calibrateEvents: r.toNs === null ? r.calibrateEvents : null,
+    // A knob that multiplies the event rate must not exhaust memory: 4x the calibration.
+    traceLimit: Math.max(4 * r.calibrateEvents, 100_000),
+    sampleEveryEvents: 100,
+    sampleEveryNs: 0,
+  };
+  const session = openSession(engine, request);
+  try {
+    const t0 = performance.now();
+    while (!session.advance(EVENTS_PER_SLICE)) {
+      /* the interactive window is short: run it through */
+    }
+    const t1 = performance.now();
+    const summary = JSON.parse(session.summary()) as SessionSummary;
+    const cols: TraceColumns = {
+      t: session.col_t_ns(),
+      host: session.col_host(),
+      sk: session.col_sk(),
+      kind: session.col_kind(),
+      values: session.col_values(),
+      stride: catalog.trace.maxFields,
+    };
+    const t2 = performance.now();
+    const samples = session.samples();
+    return {
+      session,
+      summary,
+      cols,
+      samples,
+      runMs: t1 - t0,
+      columnsMs: t2 - t1,
+      deriveMs: () => performance.now() - t2,
+    };
+  } catch (err) {
+    session.free();
+    throw err;
+  }
+}
+
+/**
+ * What the engine gives for `request` before the derivation, as the landing page's prerendered
+ * first run holds it (firstRun.ts; scripts/vite-plugin-first-run.ts makes it at build time).
+ */
+export function firstRunOf(engine: EngineModule, request: FirstRunRequest): FirstRun {
+  const run = runWindow(engine, request);
+  run.session.free();
+  return {
+    request,
+    version: engine.version(),
+    catalog: catalogOf(engine),
+    info: siteHandlers.scenarioInfo(engine, { progress: () => {} }, request) as ScenarioInfo,
+    summary: run.summary,
+    cols: run.cols,
+    samples: run.samples,
+  };
+}
+
 /**
  * The simulator's verbs, served by engine/worker.ts from `sendpath_wasm`. Two objects, not one,
  * so that conformWorker.ts's bundle leaves these (and model/derive.ts) out.
@@ -154,46 +235,23 @@ export const siteHandlers: Handlers<Exclude<Verb, ConformVerb>> = {
     ) as ScenarioInfo,
   simulate: (engine, _ctx, r) => {
     const catalog = catalogOf(engine);
-    const request: SessionRequest = {
-      source: r.source,
-      file: r.file,
-      variant: r.variant,
-      sets: r.sets,
-      trace: true,
-      fromNs: r.fromNs,
-      toNs: r.toNs,
-      calibrateEvents: r.toNs === null ? r.calibrateEvents : null,
-      // A knob that multiplies the event rate must not exhaust memory: 4x the calibration.
-      traceLimit: Math.max(4 * r.calibrateEvents, 100_000),
-      sampleEveryEvents: 100,
-      sampleEveryNs: 0,
-    };
-    const session = openSession(engine, request);
+    const run = runWindow(engine, r);
     try {
-      const t0 = performance.now();
-      while (!session.advance(EVENTS_PER_SLICE)) {
-        /* the interactive window is short: run it through */
-      }
-      const t1 = performance.now();
-      const summary = JSON.parse(session.summary()) as SessionSummary;
-      const cols: TraceColumns = {
-        t: session.col_t_ns(),
-        host: session.col_host(),
-        sk: session.col_sk(),
-        kind: session.col_kind(),
-        values: session.col_values(),
-        stride: catalog.trace.maxFields,
-      };
-      const t2 = performance.now();
-      const model = deriveRun(cols, summary, session.samples(), catalog.trace);
-      model.timing = { runMs: t1 - t0, columnsMs: t2 - t1, deriveMs: performance.now() - t2 };
+      const model = deriveRun(run.cols, run.summary, run.samples, catalog.trace);
+      model.timing = { runMs: run.runMs, columnsMs: run.columnsMs, deriveMs: run.deriveMs() };
       sessions.get(r.side)?.free();
-      sessions.set(r.side, session);
+      sessions.set(r.side, run.session);
       return model;
     } catch (err) {
-      session.free();
+      run.session.free();
       throw err;
     }
+  },
+  keepRun: (engine, _ctx, r) => {
+    const run = runWindow(engine, r);
+    sessions.get(r.side)?.free();
+    sessions.set(r.side, run.session);
+    return null;
   },
   describe: (_engine, _ctx, side, rows) => {
     const session = sessions.get(side);
