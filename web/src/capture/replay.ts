@@ -165,8 +165,10 @@ function findSockets(m: ReplayModel): Sockets {
   {
     const col = tables.sendmsg.columns['tid']!;
     const seen = new Set<number>();
-    for (let i = 0; i < tables.sendmsg.count; i++) {
+    for (let i = 0, last = NaN; i < tables.sendmsg.count; i++) {
       const tid = col[i]!;
+      if (tid === last) continue;
+      last = tid;
       if (!seen.has(tid)) {
         seen.add(tid);
         tids.push(tid);
@@ -178,21 +180,32 @@ function findSockets(m: ReplayModel): Sockets {
   const sent = new Map<number, { first: number; last: number }>();
   for (const kind of ['state', 'probe', 'retrans'] as const) {
     const t = tables[kind];
+    const sports = t.columns['sport']!;
+    const dports = t.columns['dport']!;
+    const newstate = kind === 'state' ? t.columns['newstate']! : null;
+    const sndNxt = kind === 'probe' ? t.columns['snd_nxt']! : null;
+    // The end of the previous event, and its entry (runs of events of one end are common).
+    let lastKey = NaN;
+    let s: { first: number; last: number } | undefined;
     for (let i = 0; i < t.count; i++) {
-      const sport = t.columns['sport']![i]!;
-      const dport = t.columns['dport']![i]!;
+      const sport = sports[i]!;
+      const dport = dports[i]!;
       if (!(sport > 0) || !(dport > 0)) continue;
-      if (kind === 'state' && t.columns['newstate']![i] === 10) continue; // TCP_LISTEN
+      if (newstate && newstate[i] === 10) continue; // TCP_LISTEN
       const key = flowKey(sport, dport);
-      if (!sent.has(key)) {
-        ends.push(key);
-        sent.set(key, { first: NaN, last: NaN });
+      if (key !== lastKey) {
+        lastKey = key;
+        s = sent.get(key);
+        if (!s) {
+          ends.push(key);
+          s = { first: NaN, last: NaN };
+          sent.set(key, s);
+        }
       }
-      if (kind === 'probe') {
-        const s = sent.get(key)!;
-        const nxt = t.columns['snd_nxt']![i]!;
-        if (Number.isNaN(s.first)) s.first = nxt;
-        s.last = nxt;
+      if (sndNxt) {
+        const nxt = sndNxt[i]!;
+        if (Number.isNaN(s!.first)) s!.first = nxt;
+        s!.last = nxt;
       }
     }
   }
@@ -480,6 +493,11 @@ function fillWrites(m: ReplayModel): WriteFacts {
   const t = m.events.tables.sendmsg;
   const c = t.columns;
   const n = t.count;
+  const tids = c['tid']!;
+  const addrs = c['skbaddr']!;
+  const lens = c['skb_len']!;
+  const lefts = c['msg_left']!;
+  const goals = c['size_goal']!;
   const skb = new Float64Array(n).fill(NaN);
   const seq = new Float64Array(n);
   const end = new Float64Array(n);
@@ -492,7 +510,7 @@ function fillWrites(m: ReplayModel): WriteFacts {
   const nextOfTid = new Int32Array(n).fill(-1);
   const last = new Map<number, number>();
   for (let i = n - 1; i >= 0; i--) {
-    const tid = c['tid']![i]!;
+    const tid = tids[i]!;
     nextOfTid[i] = last.get(tid) ?? -1;
     last.set(tid, i);
   }
@@ -500,21 +518,16 @@ function fillWrites(m: ReplayModel): WriteFacts {
   // The thread's tail skb: our id, its address once an event names it, its length.
   const tails = new Map<number, { id: number; addr: number; len: number }>();
   for (let i = 0; i < n; i++) {
-    const tid = c['tid']![i]!;
-    const addr = c['skbaddr']![i]!;
-    const len = c['skb_len']![i]!;
-    const left = c['msg_left']![i]!;
-    const goal = c['size_goal']![i]!;
+    const tid = tids[i]!;
+    const addr = addrs[i]!;
+    const len = lens[i]!;
+    const left = lefts[i]!;
+    const goal = goals[i]!;
     const j = nextOfTid[i]!;
-    const nextLeft = j >= 0 ? c['msg_left']![j]! : NaN;
+    const nextLeft = j >= 0 ? lefts[j]! : NaN;
     // The next iteration of the same call shows what this one copied. The same tail skb, length
     // and msg_left again: this one copied nothing and waited for memory (sk_stream_wait_memory).
-    const waited =
-      j >= 0 &&
-      addr > 0 &&
-      c['skbaddr']![j] === addr &&
-      c['skb_len']![j] === len &&
-      nextLeft === left;
+    const waited = j >= 0 && addr > 0 && addrs[j] === addr && lens[j] === len && nextLeft === left;
     const copy = waited ? 0 : nextLeft < left && nextLeft >= 0 ? left - nextLeft : left;
     let tail = tails.get(tid);
     const fresh = !(addr > 0) || !(len < goal);
@@ -740,8 +753,12 @@ export function replayRun(
   const absBase = new Map<number, number>();
   {
     const p = tables.probe;
-    for (let i = 0; i < p.count; i++) {
-      const sk = socks.byFlow.get(flowKey(p.columns['sport']![i]!, p.columns['dport']![i]!));
+    const sport = p.columns['sport']!;
+    const dport = p.columns['dport']!;
+    // Once every socket has its first probe, the rest of the file has nothing to add.
+    const sockets = new Set(socks.byFlow.values()).size;
+    for (let i = 0; i < p.count && absBase.size < sockets; i++) {
+      const sk = socks.byFlow.get(flowKey(sport[i]!, dport[i]!));
       if (sk === undefined || absBase.has(sk)) continue;
       if (socks.attributed && sk === 0) {
         let sent = 0;
