@@ -188,8 +188,9 @@ export function scenarioFromRecording(m: ReplayModel, registry: KeyRegistry): Sc
   let minSrttUs = Infinity;
   {
     const p = m.events.tables.probe;
+    const srtt = p.columns['srtt']!;
     for (let i = 0; i < p.count; i++) {
-      const s = p.columns['srtt']![i]!;
+      const s = srtt[i]!;
       if (s > 0 && s < minSrttUs) minSrttUs = s;
     }
   }
@@ -427,13 +428,20 @@ export function scenarioFromRecording(m: ReplayModel, registry: KeyRegistry): Sc
     const cc = ss.find((s) => s.cc)?.cc;
     if (cc) put('TCP_CONGESTION', null, cc, 'recorded', `ss -ti: the socket runs ${cc}`);
   }
-  const connections = new Set<string>();
+  // Connections by their two ports, either way round (a number each: no string per event).
+  const connections = new Set<number>();
   for (const kind of ['probe', 'state'] as const) {
     const t = m.events.tables[kind];
-    for (let i = 0; i < t.count; i++) {
-      const a = t.columns['sport']![i]!;
-      const b = t.columns['dport']![i]!;
-      if (a > 0 && b > 0) connections.add([a, b].sort().join('-'));
+    const sport = t.columns['sport']!;
+    const dport = t.columns['dport']!;
+    for (let i = 0, last = NaN; i < t.count; i++) {
+      const a = sport[i]!;
+      const b = dport[i]!;
+      if (!(a > 0 && b > 0)) continue;
+      const key = Math.min(a, b) * 2 ** 32 + Math.max(a, b);
+      if (key === last) continue;
+      last = key;
+      connections.add(key);
     }
   }
   if (pingpong) {
