@@ -117,25 +117,38 @@ function callSizes(m: ReplayModel): { sizes: number[]; starts: number[] } {
   const left = t.columns['msg_left']!;
   const addr = t.columns['skbaddr']!;
   const len = t.columns['skb_len']!;
+  // Per thread: what its last iteration left, and that iteration. The current thread's are in
+  // `p` and `rem` (a thread's iterations come in runs: no Map lookup per event).
   const remaining = new Map<number, number>();
   const prev = new Map<number, number>();
   const sizes: number[] = [];
   const starts: number[] = [];
+  let current = NaN;
+  let p: number | undefined;
+  let rem: number | undefined;
   for (let i = 0; i < t.count; i++) {
     const th = tid[i]!;
-    const p = prev.get(th);
+    if (!Object.is(th, current)) {
+      if (p !== undefined) {
+        remaining.set(current, rem!);
+        prev.set(current, p);
+      }
+      current = th;
+      p = prev.get(th);
+      rem = remaining.get(th);
+    }
     // The same call goes on when msg_left dropped, or stayed with the same tail skb (a wait).
     const same =
       p !== undefined &&
-      remaining.get(th)! > 0 &&
+      rem! > 0 &&
       (left[i]! < left[p]! ||
         (left[i] === left[p] && addr[i] === addr[p] && addr[i]! > 0 && len[i] === len[p]));
     if (!same) {
       sizes.push(left[i]!);
       starts.push(t.t_ns[i]!);
     }
-    remaining.set(th, left[i]!);
-    prev.set(th, i);
+    rem = left[i]!;
+    p = i;
   }
   return { sizes, starts };
 }
