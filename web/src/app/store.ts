@@ -785,14 +785,19 @@ export class SiteStore {
     this.flushUrlAfterRuns();
   }
 
-  /** Pushes the pending entries after the next paint, unless a run is still in flight. */
+  /**
+   * Pushes the pending entries once the next frame is painted and the tasks queued by then have
+   * run (the charts' "painted" mark among them), unless a run is still in flight.
+   */
   private flushUrlAfterRuns(): void {
     if (this.pendingPushes.length === 0) return;
     if (typeof requestAnimationFrame !== 'function') return;
     requestAnimationFrame(() =>
-      setTimeout(() => {
-        if (!this.inflight.a && !this.inflight.b) this.flushUrl();
-      }, 0),
+      setTimeout(() =>
+        setTimeout(() => {
+          if (!this.inflight.a && !this.inflight.b) this.flushUrl();
+        }, 0),
+      ),
     );
   }
 
