@@ -781,8 +781,8 @@ export class SiteStore {
   private pushUrlLater(state: PageState): void {
     if (this.opts.history === false) return;
     this.pendingPushes.push(state);
+    // The runs' end schedules the push (refresh); a change that started none has it a second on.
     this.pushFallback ??= setTimeout(() => this.flushUrl(), 1000);
-    this.flushUrlAfterRuns();
   }
 
   /**
