@@ -59,6 +59,25 @@ test('back and forward walk through configurations', async ({ sendpath, page }) 
   expect(sendpath.errors).toEqual([]);
 });
 
+test('changes made while a run is on its way each keep their history entry', async ({
+  sendpath,
+  page,
+}) => {
+  await sendpath.goto('./?s=autocorking&v=on');
+  await sendpath.ready();
+  // The second change comes before the first one's run is painted.
+  await page.getByLabel('Variant').selectOption('off');
+  await page.getByLabel('Experiment', { exact: true }).selectOption('nagle-delayed-ack');
+  await expect(page).toHaveURL(/s=nagle-delayed-ack/);
+  await sendpath.ready();
+  await page.goBack();
+  await expect(page.getByLabel('Experiment', { exact: true })).toHaveValue('autocorking');
+  await expect(page.getByLabel('Variant')).toHaveValue('off');
+  await page.goBack();
+  await expect(page.getByLabel('Variant')).toHaveValue('on');
+  expect(sendpath.errors).toEqual([]);
+});
+
 test('any stretch of the whole run can be recorded, and the link keeps it', async ({
   sendpath,
   page,

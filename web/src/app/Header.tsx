@@ -183,6 +183,8 @@ export function Header() {
         <button
           type="button"
           onClick={() => {
+            // The last change's entry may still be on its way to the URL (store.pushUrlLater).
+            store.flushUrl();
             void navigator.clipboard?.writeText(location.href).then(
               () => setCopied(true),
               () => setCopied(false),

@@ -388,7 +388,11 @@ export class SiteStore {
     } finally {
       for (const w of this.catalogWaiters.splice(0)) w();
     }
-    if (this.opts.history !== false) window.addEventListener('popstate', this.onPopState);
+    if (this.opts.history !== false) {
+      window.addEventListener('popstate', this.onPopState);
+      // A reload or a link followed right after a change still has it in the URL.
+      window.addEventListener('pagehide', this.onPageHide);
+    }
     this.set({ state: await withFirstVariants(this.snap.state) });
     this.writeUrl('replace', this.snap.state);
     const url = this.snap.state.capture;
@@ -500,6 +504,7 @@ export class SiteStore {
   stop(): void {
     this.generation++;
     window.removeEventListener('popstate', this.onPopState);
+    window.removeEventListener('pagehide', this.onPageHide);
     this.engine?.terminate();
     this.engineB?.terminate();
     this.jobs?.terminate();
@@ -859,17 +864,60 @@ export class SiteStore {
       if (!this.snap.capture && (windowChanged || !sameSide(prev.a, next.a)))
         void this.refresh('a');
       if (next.b && (windowChanged || !sameSide(prev.b, next.b))) void this.refresh('b');
-      // After the runs' requests have left: pushState takes milliseconds, the worker need not
-      // wait for them.
-      this.writeUrl('push', next);
+      // Its history entry once its runs are painted: a same-document navigation costs the
+      // page 5-20 ms, and Chromium then fetches and decodes the favicon again, all on the main
+      // thread the new run's charts wait for.
+      this.pushUrlLater(next);
     } else {
       this.replaceUrlSoon();
     }
   }
 
+  /** History entries of changes whose runs are on their way, oldest first (pushUrlLater). */
+  private pendingPushes: PageState[] = [];
+  private pushFallback: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * A new history entry for `state`, pushed once the runs in flight are painted (or a second
+   * on, whichever comes first). Every other write of the URL pushes these first, in order, so
+   * that each change keeps its entry; back and forward drop them (the URL is the reader's).
+   */
+  private pushUrlLater(state: PageState): void {
+    if (this.opts.history === false) return;
+    this.pendingPushes.push(state);
+    // The runs' end schedules the push (refresh); a change that started none has it a second on.
+    this.pushFallback ??= setTimeout(() => this.flushUrl(), 1000);
+  }
+
+  /**
+   * Pushes the pending entries once the next frame is painted and the tasks queued by then have
+   * run (the charts' "painted" mark among them), unless a run is still in flight.
+   */
+  private flushUrlAfterRuns(): void {
+    if (this.pendingPushes.length === 0) return;
+    if (typeof requestAnimationFrame !== 'function') return;
+    requestAnimationFrame(() =>
+      setTimeout(() =>
+        setTimeout(() => {
+          if (!this.inflight.a && !this.inflight.b) this.flushUrl();
+        }, 0),
+      ),
+    );
+  }
+
+  /** Writes the history entries of changes not yet in the URL (the page's link is current). */
+  flushUrl(): void {
+    if (this.pushFallback !== null) clearTimeout(this.pushFallback);
+    this.pushFallback = null;
+    const pushes = this.pendingPushes.splice(0);
+    for (const s of pushes) this.writeUrl('push', s);
+  }
+
   /** Records `state` in the page's URL (with the page's language), unless history is off. */
   private writeUrl(how: 'push' | 'replace', state: PageState): void {
     if (this.opts.history === false) return;
+    // Entries of earlier changes come first.
+    if (this.pendingPushes.length > 0) this.flushUrl();
     const url = `${serializeState(state)}&lang=${encodeURIComponent(currentLang())}`;
     if (how === 'push') history.pushState(null, '', url);
     else history.replaceState(null, '', url);
@@ -992,7 +1040,11 @@ export class SiteStore {
 
   // ---- back and forward ----
 
+  private onPageHide = (): void => this.flushUrl();
+
   private onPopState = async (): Promise<void> => {
+    // The reader went back or forward: changes not yet in the history stay out of it.
+    this.pendingPushes = [];
     const read = readUrl(location.search);
     const state = await withFirstVariants(read.state);
     const cap = this.snap.capture;
@@ -1054,6 +1106,7 @@ export class SiteStore {
       } while (this.again[side]);
     } finally {
       this.inflight[side] = false;
+      this.flushUrlAfterRuns();
     }
   }
 

@@ -165,8 +165,10 @@ function findSockets(m: ReplayModel): Sockets {
   {
     const col = tables.sendmsg.columns['tid']!;
     const seen = new Set<number>();
-    for (let i = 0; i < tables.sendmsg.count; i++) {
+    for (let i = 0, last = NaN; i < tables.sendmsg.count; i++) {
       const tid = col[i]!;
+      if (tid === last) continue;
+      last = tid;
       if (!seen.has(tid)) {
         seen.add(tid);
         tids.push(tid);
@@ -178,21 +180,32 @@ function findSockets(m: ReplayModel): Sockets {
   const sent = new Map<number, { first: number; last: number }>();
   for (const kind of ['state', 'probe', 'retrans'] as const) {
     const t = tables[kind];
+    const sports = t.columns['sport']!;
+    const dports = t.columns['dport']!;
+    const newstate = kind === 'state' ? t.columns['newstate']! : null;
+    const sndNxt = kind === 'probe' ? t.columns['snd_nxt']! : null;
+    // The end of the previous event, and its entry (runs of events of one end are common).
+    let lastKey = NaN;
+    let s: { first: number; last: number } | undefined;
     for (let i = 0; i < t.count; i++) {
-      const sport = t.columns['sport']![i]!;
-      const dport = t.columns['dport']![i]!;
+      const sport = sports[i]!;
+      const dport = dports[i]!;
       if (!(sport > 0) || !(dport > 0)) continue;
-      if (kind === 'state' && t.columns['newstate']![i] === 10) continue; // TCP_LISTEN
+      if (newstate && newstate[i] === 10) continue; // TCP_LISTEN
       const key = flowKey(sport, dport);
-      if (!sent.has(key)) {
-        ends.push(key);
-        sent.set(key, { first: NaN, last: NaN });
+      if (key !== lastKey) {
+        lastKey = key;
+        s = sent.get(key);
+        if (!s) {
+          ends.push(key);
+          s = { first: NaN, last: NaN };
+          sent.set(key, s);
+        }
       }
-      if (kind === 'probe') {
-        const s = sent.get(key)!;
-        const nxt = t.columns['snd_nxt']![i]!;
-        if (Number.isNaN(s.first)) s.first = nxt;
-        s.last = nxt;
+      if (sndNxt) {
+        const nxt = sndNxt[i]!;
+        if (Number.isNaN(s!.first)) s!.first = nxt;
+        s!.last = nxt;
       }
     }
   }
@@ -284,111 +297,121 @@ function pairPackets(m: ReplayModel): PacketFacts {
     free: new Int32Array(tables.free.count).fill(-1),
     drop: new Int32Array(tables.drop.count).fill(-1),
   };
-  const len: number[] = [];
-  const dataLen: number[] = [];
-  const segs: number[] = [];
-  const times: number[] = [];
-  const retrans: boolean[] = [];
+  // Each event makes at most one packet: the columns of the packets are allocated once.
+  const bound = Object.values(of).reduce((a, c) => a + c.length, 0);
+  const len = new Float64Array(bound);
+  const dataLen = new Float64Array(bound);
+  const segs = new Float64Array(bound);
+  const times = new Float64Array(bound);
+  const xmitData = new Float64Array(bound);
+  const retrans = new Uint8Array(bound);
+  const reached = new Uint8Array(bound);
+  let n = 0;
   let lastHeader = DEFAULT_HEADER_BYTES;
   // The packet an skb address names now: addresses are reused once an skb is freed, so each
   // net_dev_queue starts a new packet under its address.
-  const byAddr = new Map<number, number>();
+  const byAddr = new AddressMap(m.events.addressCount);
   // Packets queued and not yet at the driver, oldest first: a qdisc that segments a GSO skb
   // (tbf does, for skbs over its burst) hands the driver segments under new addresses, which
   // belong to the oldest packet still waiting.
-  const waiting: number[] = [];
+  const waiting = new Int32Array(tables.queue.count);
+  let waitingEnd = 0;
   let waitingHead = 0;
-  const xmitData: number[] = [];
   let pendingRetrans = 0;
+  // Per kind (the index in EVENT_KINDS) of the timeline: its packet column, its addresses and
+  // times; null for kinds without packets (one lookup per event, not a name's).
   const K = (k: EventKind) => EVENT_KINDS.indexOf(k);
   const kQueue = K('queue');
   const kXmit = K('xmit');
   const kDequeue = K('dequeue');
   const kRetrans = K('retrans');
-  const addrCol = (k: keyof typeof of) => tables[k].columns['skbaddr']!;
+  const kFree = K('free');
+  const kDrop = K('drop');
+  const ofK: (Int32Array | null)[] = EVENT_KINDS.map((k) =>
+    k in of ? of[k as keyof typeof of] : null,
+  );
+  const addrK = EVENT_KINDS.map((k) => (k in of ? tables[k].columns['skbaddr']! : null));
+  const tK = EVENT_KINDS.map((k) => tables[k].t_ns);
+  const queueLen = tables.queue.columns['len']!;
+  const xc = tables.xmit.columns;
+  const xLen = xc['len']!;
+  const xData = xc['data_len']!;
+  const xSegs = xc['gso_segs']!;
   const newPacket = (addr: number, t: number, l: number): number => {
-    const p = len.length;
-    len.push(l);
-    dataLen.push(NaN);
-    xmitData.push(0);
-    segs.push(0);
-    times.push(t);
-    retrans.push(pendingRetrans > 0);
-    if (pendingRetrans > 0) pendingRetrans--;
+    const p = n++;
+    len[p] = l;
+    dataLen[p] = NaN;
+    times[p] = t;
+    if (pendingRetrans > 0) {
+      retrans[p] = 1;
+      pendingRetrans--;
+    }
     if (addr > 0) byAddr.set(addr, p);
     return p;
   };
-  const reached: boolean[] = [];
-  const stopWaiting = (p: number) => {
-    reached[p] = true;
-  };
   for (let i = 0; i < timelineKind.length; i++) {
     const k = timelineKind[i]!;
-    const row = timelineRow[i]!;
-    const kind = EVENT_KINDS[k]!;
     if (k === kRetrans) {
       pendingRetrans++;
       continue;
     }
-    if (!(kind in of)) continue;
-    const key = kind as keyof typeof of;
-    const addr = addrCol(key)[row]!;
-    const t = tables[key].t_ns[row]!;
+    const col = ofK[k];
+    if (!col) continue;
+    const row = timelineRow[i]!;
+    const addr = addrK[k]![row]!;
+    const t = tK[k]![row]!;
     if (k === kQueue) {
-      const p = newPacket(addr, t, tables.queue.columns['len']![row]!);
-      of.queue[row] = p;
-      waiting.push(p);
+      const p = newPacket(addr, t, queueLen[row]!);
+      col[row] = p;
+      waiting[waitingEnd++] = p;
       continue;
     }
-    let p = addr > 0 ? byAddr.get(addr) : undefined;
+    let p = addr > 0 ? byAddr.get(addr) : -1;
     let segment = false;
-    if (p === undefined && (k === kXmit || k === kDequeue) && waitingHead < waiting.length) {
+    if (p < 0 && (k === kXmit || k === kDequeue) && waitingHead < waitingEnd) {
       // A segment: of the oldest packet still waiting (the qdisc is a FIFO, see below).
       const q = waiting[waitingHead]!;
-      const data = k === kXmit ? tables.xmit.columns['data_len']![row]! : 0;
+      const data = k === kXmit ? xData[row]! : 0;
       if (len[q]! - lastHeader - xmitData[q]! >= data) {
         p = q;
         segment = true;
       }
     }
-    if (p === undefined) {
+    if (p < 0) {
       // A packet queued before the recording began (or whose net_dev_queue was not traced).
-      p = newPacket(addr, t, k === kXmit ? tables.xmit.columns['len']![row]! : NaN);
+      p = newPacket(addr, t, k === kXmit ? xLen[row]! : NaN);
     }
-    of[key][row] = p;
+    col[row] = p;
     if (k === kXmit) {
-      const c = tables.xmit.columns;
-      const data = c['data_len']![row]!;
+      const data = xData[row]!;
       xmitData[p] = xmitData[p]! + data;
-      segs[p] = segs[p]! + Math.max(1, c['gso_segs']![row]! || 1);
+      segs[p] = segs[p]! + Math.max(1, xSegs[row]! || 1);
       if (!segment) {
         dataLen[p] = data;
-        len[p] = c['len']![row]!;
-        stopWaiting(p);
+        len[p] = xLen[row]!;
+        reached[p] = 1;
         // Packets queued before this one and still waiting left unseen (a FIFO qdisc sends in
         // order): none of the segments that follow is theirs.
-        for (let w = waitingHead; w < waiting.length && waiting[w]! < p; w++)
-          stopWaiting(waiting[w]!);
+        for (let w = waitingHead; w < waitingEnd && waiting[w]! < p; w++) reached[waiting[w]!] = 1;
         // At the driver the skb's address is done with this packet: a later skb may reuse it
         // (its consume_skb may not be traced).
         if (addr > 0) byAddr.delete(addr);
       } else if (xmitData[p]! >= len[p]! - lastHeader) {
         // Every byte of the segmented skb has reached the driver.
         dataLen[p] = xmitData[p]!;
-        stopWaiting(p);
+        reached[p] = 1;
       }
-      if (!segment && data > 0) lastHeader = c['len']![row]! - data;
+      if (!segment && data > 0) lastHeader = xLen[row]! - data;
     }
-    if (kind === 'drop') stopWaiting(p);
-    while (waitingHead < waiting.length && reached[waiting[waitingHead]!]) waitingHead++;
-    if (kind === 'free' || kind === 'drop') byAddr.delete(addr);
+    if (k === kDrop) reached[p] = 1;
+    while (waitingHead < waitingEnd && reached[waiting[waitingHead]!]) waitingHead++;
+    if (k === kFree || k === kDrop) byAddr.delete(addr);
   }
-  for (let p = 0; p < len.length; p++) {
+  for (let p = 0; p < n; p++) {
     if (segs[p] === 0) segs[p] = 1;
     // Segments reached the driver, but not all of them within the recording.
     if (Number.isNaN(dataLen[p]!) && xmitData[p]! > 0) dataLen[p] = xmitData[p]!;
   }
-  const n = len.length;
   const payload = new Float64Array(n);
   let header = DEFAULT_HEADER_BYTES;
   for (let p = 0; p < n; p++) {
@@ -418,12 +441,38 @@ function pairPackets(m: ReplayModel): PacketFacts {
   return {
     of,
     n,
-    len: Float64Array.from(len),
+    len: len.slice(0, n),
     payload,
-    segs: Float64Array.from(segs),
+    segs: segs.slice(0, n),
     seq,
-    t: Float64Array.from(times),
+    t: times.slice(0, n),
   };
+}
+
+/**
+ * Packet indexes by skb address id (the parser's interned ids, 1 to `count`: a typed array),
+ * or by any other number (a Map), -1 for none.
+ */
+class AddressMap {
+  private readonly ids: Int32Array;
+  private readonly other = new Map<number, number>();
+  constructor(count: number) {
+    this.ids = new Int32Array(Math.max(0, Math.min(count, 1 << 24)) + 1).fill(-1);
+  }
+  private inRange(addr: number): boolean {
+    return addr < this.ids.length && Number.isInteger(addr);
+  }
+  get(addr: number): number {
+    return this.inRange(addr) ? this.ids[addr]! : (this.other.get(addr) ?? -1);
+  }
+  set(addr: number, p: number): void {
+    if (this.inRange(addr)) this.ids[addr] = p;
+    else this.other.set(addr, p);
+  }
+  delete(addr: number): void {
+    if (this.inRange(addr)) this.ids[addr] = -1;
+    else this.other.delete(addr);
+  }
 }
 
 /** One write-queue skb as the writes fill it. */
@@ -444,6 +493,11 @@ function fillWrites(m: ReplayModel): WriteFacts {
   const t = m.events.tables.sendmsg;
   const c = t.columns;
   const n = t.count;
+  const tids = c['tid']!;
+  const addrs = c['skbaddr']!;
+  const lens = c['skb_len']!;
+  const lefts = c['msg_left']!;
+  const goals = c['size_goal']!;
   const skb = new Float64Array(n).fill(NaN);
   const seq = new Float64Array(n);
   const end = new Float64Array(n);
@@ -456,7 +510,7 @@ function fillWrites(m: ReplayModel): WriteFacts {
   const nextOfTid = new Int32Array(n).fill(-1);
   const last = new Map<number, number>();
   for (let i = n - 1; i >= 0; i--) {
-    const tid = c['tid']![i]!;
+    const tid = tids[i]!;
     nextOfTid[i] = last.get(tid) ?? -1;
     last.set(tid, i);
   }
@@ -464,21 +518,16 @@ function fillWrites(m: ReplayModel): WriteFacts {
   // The thread's tail skb: our id, its address once an event names it, its length.
   const tails = new Map<number, { id: number; addr: number; len: number }>();
   for (let i = 0; i < n; i++) {
-    const tid = c['tid']![i]!;
-    const addr = c['skbaddr']![i]!;
-    const len = c['skb_len']![i]!;
-    const left = c['msg_left']![i]!;
-    const goal = c['size_goal']![i]!;
+    const tid = tids[i]!;
+    const addr = addrs[i]!;
+    const len = lens[i]!;
+    const left = lefts[i]!;
+    const goal = goals[i]!;
     const j = nextOfTid[i]!;
-    const nextLeft = j >= 0 ? c['msg_left']![j]! : NaN;
+    const nextLeft = j >= 0 ? lefts[j]! : NaN;
     // The next iteration of the same call shows what this one copied. The same tail skb, length
     // and msg_left again: this one copied nothing and waited for memory (sk_stream_wait_memory).
-    const waited =
-      j >= 0 &&
-      addr > 0 &&
-      c['skbaddr']![j] === addr &&
-      c['skb_len']![j] === len &&
-      nextLeft === left;
+    const waited = j >= 0 && addr > 0 && addrs[j] === addr && lens[j] === len && nextLeft === left;
     const copy = waited ? 0 : nextLeft < left && nextLeft >= 0 ? left - nextLeft : left;
     let tail = tails.get(tid);
     const fresh = !(addr > 0) || !(len < goal);
@@ -704,8 +753,12 @@ export function replayRun(
   const absBase = new Map<number, number>();
   {
     const p = tables.probe;
-    for (let i = 0; i < p.count; i++) {
-      const sk = socks.byFlow.get(flowKey(p.columns['sport']![i]!, p.columns['dport']![i]!));
+    const sport = p.columns['sport']!;
+    const dport = p.columns['dport']!;
+    // Once every socket has its first probe, the rest of the file has nothing to add.
+    const sockets = new Set(socks.byFlow.values()).size;
+    for (let i = 0; i < p.count && absBase.size < sockets; i++) {
+      const sk = socks.byFlow.get(flowKey(sport[i]!, dport[i]!));
       if (sk === undefined || absBase.has(sk)) continue;
       if (socks.attributed && sk === 0) {
         let sent = 0;

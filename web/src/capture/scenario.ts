@@ -117,25 +117,38 @@ function callSizes(m: ReplayModel): { sizes: number[]; starts: number[] } {
   const left = t.columns['msg_left']!;
   const addr = t.columns['skbaddr']!;
   const len = t.columns['skb_len']!;
+  // Per thread: what its last iteration left, and that iteration. The current thread's are in
+  // `p` and `rem` (a thread's iterations come in runs: no Map lookup per event).
   const remaining = new Map<number, number>();
   const prev = new Map<number, number>();
   const sizes: number[] = [];
   const starts: number[] = [];
+  let current = NaN;
+  let p: number | undefined;
+  let rem: number | undefined;
   for (let i = 0; i < t.count; i++) {
     const th = tid[i]!;
-    const p = prev.get(th);
+    if (!Object.is(th, current)) {
+      if (p !== undefined) {
+        remaining.set(current, rem!);
+        prev.set(current, p);
+      }
+      current = th;
+      p = prev.get(th);
+      rem = remaining.get(th);
+    }
     // The same call goes on when msg_left dropped, or stayed with the same tail skb (a wait).
     const same =
       p !== undefined &&
-      remaining.get(th)! > 0 &&
+      rem! > 0 &&
       (left[i]! < left[p]! ||
         (left[i] === left[p] && addr[i] === addr[p] && addr[i]! > 0 && len[i] === len[p]));
     if (!same) {
       sizes.push(left[i]!);
       starts.push(t.t_ns[i]!);
     }
-    remaining.set(th, left[i]!);
-    prev.set(th, i);
+    rem = left[i]!;
+    p = i;
   }
   return { sizes, starts };
 }
@@ -188,8 +201,9 @@ export function scenarioFromRecording(m: ReplayModel, registry: KeyRegistry): Sc
   let minSrttUs = Infinity;
   {
     const p = m.events.tables.probe;
+    const srtt = p.columns['srtt']!;
     for (let i = 0; i < p.count; i++) {
-      const s = p.columns['srtt']![i]!;
+      const s = srtt[i]!;
       if (s > 0 && s < minSrttUs) minSrttUs = s;
     }
   }
@@ -427,13 +441,20 @@ export function scenarioFromRecording(m: ReplayModel, registry: KeyRegistry): Sc
     const cc = ss.find((s) => s.cc)?.cc;
     if (cc) put('TCP_CONGESTION', null, cc, 'recorded', `ss -ti: the socket runs ${cc}`);
   }
-  const connections = new Set<string>();
+  // Connections by their two ports, either way round (a number each: no string per event).
+  const connections = new Set<number>();
   for (const kind of ['probe', 'state'] as const) {
     const t = m.events.tables[kind];
-    for (let i = 0; i < t.count; i++) {
-      const a = t.columns['sport']![i]!;
-      const b = t.columns['dport']![i]!;
-      if (a > 0 && b > 0) connections.add([a, b].sort().join('-'));
+    const sport = t.columns['sport']!;
+    const dport = t.columns['dport']!;
+    for (let i = 0, last = NaN; i < t.count; i++) {
+      const a = sport[i]!;
+      const b = dport[i]!;
+      if (!(a > 0 && b > 0)) continue;
+      const key = Math.min(a, b) * 2 ** 32 + Math.max(a, b);
+      if (key === last) continue;
+      last = key;
+      connections.add(key);
     }
   }
   if (pingpong) {

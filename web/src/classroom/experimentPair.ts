@@ -22,6 +22,9 @@ export interface PairListener {
   done?(): void;
 }
 
+/** The least time between two progress reports of a side, ms. */
+const PROGRESS_MS = 200;
+
 /** Starts the pair; the function it returns stops it (nothing is heard after that). */
 export function runExperimentPair(
   request: () => Promise<PairRequest>,
@@ -29,13 +32,19 @@ export function runExperimentPair(
 ): () => void {
   const engines = { a: startEngine(), b: startEngine() };
   let live = true;
+  // Progress reaches the page at most every PROGRESS_MS per side: each report re-renders it,
+  // and its main thread shares the machine's cores with the two runs.
+  const shown = { a: -Infinity, b: -Infinity };
   const go = async () => {
     const req = await request();
     const run = async (side: Side) => {
       const result = await engines[side].callWithProgress(
         'experiment',
         (done, total) => {
-          if (live) on.progress(side, total > 0 ? done / total : 0);
+          const now = performance.now();
+          if (!live || now - shown[side] < PROGRESS_MS) return;
+          shown[side] = now;
+          on.progress(side, total > 0 ? done / total : 0);
         },
         { source: req.source, file: req.file, variant: req.variants[side], sets: req.sets },
         req.metrics,

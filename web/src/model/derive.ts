@@ -433,6 +433,72 @@ export function lastAtOrBefore(s: Series, group: number, time: number): number {
 
 const nan = (n: number) => new Float64Array(n).fill(NaN);
 
+/*
+ * The small records the row pass collects. Their times start as doubles (NaN), so that V8 gives
+ * every field a double representation from the first record on: as object literals, a first
+ * time that happened to fit a small integer made the field a Smi, the next run's larger time
+ * generalized it, and the optimized derivation (a TurboFan compile of hundreds of ms in the
+ * worker) was thrown away and rebuilt for it, on a reader's change.
+ */
+
+/** An interval of a socket (a qdisc throttle, a wait for the CPU). */
+class SkInterval {
+  t0 = NaN;
+  t1 = NaN;
+  constructor(
+    readonly sk: number,
+    t0: number,
+    t1: number,
+  ) {
+    this.t0 = t0;
+    this.t1 = t1;
+  }
+}
+
+/** A stop of a host's queue (BQL, ring full) and its gate. */
+class QueueStop {
+  t0 = NaN;
+  t1 = NaN;
+  gate = NaN;
+  constructor(
+    readonly host: number,
+    t0: number,
+    t1: number,
+    gate: number,
+  ) {
+    this.t0 = t0;
+    this.t1 = t1;
+    this.gate = gate;
+  }
+}
+
+/** A delayed ACK scheduled, until it is sent or rescheduled (`end`). */
+class DelackRow {
+  t = NaN;
+  due = NaN;
+  end = NaN;
+  constructor(
+    readonly sk: number,
+    t: number,
+    due: number,
+  ) {
+    this.t = t;
+    this.due = due;
+    this.end = due;
+  }
+}
+
+/** A packet in a TX ring, with the descriptors it still holds. */
+class RingEntry {
+  descs = NaN;
+  constructor(
+    readonly pkt: number,
+    descs: number,
+  ) {
+    this.descs = descs;
+  }
+}
+
 /** Derive the run model. `cols` and `samples` are kept (not copied) in the result. */
 export function deriveRun(
   cols: TraceColumns,
@@ -680,8 +746,8 @@ export function deriveRun(
       Math.max(0, sndNxt[sk]! - sndUna[sk]!),
     );
   const lastCall = nan(nSock);
-  const pendingDelack: number[] = new Array<number>(nSock).fill(-1);
-  const delackRows: { sk: number; t: number; due: number; end: number }[] = [];
+  const pendingDelack = new Int32Array(nSock).fill(-1);
+  const delackRows: DelackRow[] = [];
   for (let s = 0; s < nSock; s++) {
     const snap = summary.socketsAtStart[s];
     wmemNow[s] = snap ? snap.sk_wmem_alloc : 0;
@@ -696,10 +762,10 @@ export function deriveRun(
     if (snap) wmem.push(s, from, wmemNow[s]!);
   }
 
-  const ringFifo: { pkt: number; descs: number }[][] = Array.from({ length: nHost }, () => []);
-  const ringHead = new Array<number>(nHost).fill(0);
-  const ringUsed = new Array<number>(nHost).fill(0);
-  const qBacklog = new Array<number>(nHost).fill(NaN);
+  const ringFifo: RingEntry[][] = Array.from({ length: nHost }, () => []);
+  const ringHead = new Int32Array(nHost);
+  const ringUsed = new Float64Array(nHost);
+  const qBacklog = new Float64Array(nHost).fill(NaN);
   const qLen = new Map<number, number>();
   // The qdisc and TX ring at the window's start (the ring oldest first, one descriptor per
   // packet as the engine's): the window's first completions free these first.
@@ -709,17 +775,17 @@ export function deriveRun(
       qLen.set(pktById.get(q.pkt)!, q.len);
       continue;
     }
-    ringFifo[q.host]!.push({ pkt: pktById.get(q.pkt)!, descs: 1 });
+    ringFifo[q.host]!.push(new RingEntry(pktById.get(q.pkt) ?? -1, 1));
     ringUsed[q.host]!++;
   }
-  const stops: { host: number; t0: number; t1: number; gate: number }[] = [];
+  const stops: QueueStop[] = [];
   const openStop: (number | null)[] = new Array<number | null>(nHost).fill(null);
-  const openStopGate = new Array<number>(nHost).fill(0);
-  const throttles: { sk: number; t0: number; t1: number }[] = [];
-  const cpuWaits: { sk: number; t0: number; t1: number }[] = [];
+  const openStopGate = new Float64Array(nHost);
+  const throttles: SkInterval[] = [];
+  const cpuWaits: SkInterval[] = [];
   const rowReason = new Int16Array(rows).fill(-1);
   const rowFlow = new Int32Array(rows).fill(-1);
-  const flowOf = summary.result.sockets.map((s) => s.flow);
+  const flowOf = Int32Array.from(summary.result.sockets, (s) => s.flow);
 
   // The kinds this pass handles, as small constants: a jump table, not a chain of compares.
   const OPS = [
@@ -787,7 +853,7 @@ export function deriveRun(
         if (sk >= 0) app.push(sk, t, APP_IDLE);
         break;
       case 4 /* cpu_wait */:
-        if (sk >= 0) cpuWaits.push({ sk, t0: t, t1: t + V[base]! });
+        if (sk >= 0) cpuWaits.push(new SkInterval(sk, t, t + V[base]!));
         break;
       case 5 /* sendmsg_copy */: {
         if (recording && sk >= 0) {
@@ -941,13 +1007,13 @@ export function deriveRun(
         break;
       }
       case 17 /* qdisc_throttle */:
-        if (sk >= 0) throttles.push({ sk, t0: t, t1: V[base + fThrottle]! });
+        if (sk >= 0) throttles.push(new SkInterval(sk, t, V[base + fThrottle]!));
         break;
       case 18 /* ring_post */: {
         const p = pkt(V[base + fRing.pkt]!, r);
         if (Number.isNaN(P.tRing.a[p]!)) P.tRing.a[p] = t;
         const used = V[base + fRing.used]!;
-        ringFifo[h]!.push({ pkt: p, descs: Math.max(1, used - ringUsed[h]!) });
+        ringFifo[h]!.push(new RingEntry(p, Math.max(1, used - ringUsed[h]!)));
         ringUsed[h] = used;
         break;
       }
@@ -979,7 +1045,7 @@ export function deriveRun(
       case 21 /* queue_wake */:
         rowReason[r] = V[base + fWake]!;
         if (openStop[h] !== null) {
-          stops.push({ host: h, t0: openStop[h]!, t1: t, gate: openStopGate[h]! });
+          stops.push(new QueueStop(h, openStop[h]!, t, openStopGate[h]!));
           openStop[h] = null;
         }
         break;
@@ -1033,7 +1099,7 @@ export function deriveRun(
             prev.end = Math.min(prev.end, t);
           }
           pendingDelack[sk] = delackRows.length;
-          delackRows.push({ sk, t, due, end: due });
+          delackRows.push(new DelackRow(sk, t, due));
         }
         break;
       case 27 /* rcv_data */:
@@ -1050,8 +1116,7 @@ export function deriveRun(
     }
   }
   for (let h = 0; h < nHost; h++) {
-    if (openStop[h] !== null)
-      stops.push({ host: h, t0: openStop[h]!, t1: to, gate: openStopGate[h]! });
+    if (openStop[h] !== null) stops.push(new QueueStop(h, openStop[h]!, to, openStopGate[h]!));
   }
   for (const d of delackRows) delack.push(d.sk, d.t, d.end, d.due);
 
