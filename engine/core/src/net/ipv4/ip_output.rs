@@ -32,15 +32,14 @@ impl Stack {
             // The capture tap (`sendpath run --pcap`) keeps the ACK's SACK blocks for its header.
             self.trace.tap_sack(pkt.id, sack);
         }
-        let mut out = std::mem::take(&mut self.dev_out.0);
-        out.clear();
+        let mut out = self.dev_out.take();
         let now = self.now_ns;
         let sk = pkt.sk;
         self.hosts[host as usize]
             .dev
             .dev_queue_xmit(pkt, now, &mut out, &mut self.trace);
         self.handle_dev_out(host, &mut out, Some(sk));
-        self.dev_out.0 = out;
+        self.dev_out.put(out);
     }
 
     /// Carry out what a device asked for.
@@ -164,13 +163,12 @@ impl Stack {
     /// A device timer fired (qdisc watchdog, end of a frame on the wire, TX-completion
     /// interrupt): run it and carry out what the device asks for.
     pub fn dev_timer(&mut self, h: u16, timer: DevTimer) {
-        let mut out = std::mem::take(&mut self.dev_out.0);
-        out.clear();
+        let mut out = self.dev_out.take();
         let now = self.now_ns;
         self.hosts[h as usize]
             .dev
             .on_timer(timer, now, &mut out, &mut self.trace);
         self.handle_dev_out(h, &mut out, None);
-        self.dev_out.0 = out;
+        self.dev_out.put(out);
     }
 }
