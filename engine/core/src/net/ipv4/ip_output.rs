@@ -46,12 +46,54 @@ impl Stack {
     fn handle_dev_out(&mut self, host: u16, out: &mut DevOut, charge_to: Option<SockId>) {
         // fq saw these sockets: TCP now leaves pacing to the qdisc (SK_PACING_FQ) and stamps
         // departure times (EDT) for it.
-        for sk in out.sk_pacing_fq.drain(..) {
-            self.socks[sk as usize].sk_pacing_status = crate::net::core::sock::PacingStatus::Fq;
+        // (Each list is looked at only when it holds something: most calls fill one or two.)
+        if !out.sk_pacing_fq.is_empty() {
+            for sk in out.sk_pacing_fq.drain(..) {
+                self.socks[sk as usize].sk_pacing_status = crate::net::core::sock::PacingStatus::Fq;
+            }
         }
-        for (t, timer) in out.timers.drain(..) {
-            self.schedule(t.max(self.now_ns), Event::Dev(host, timer));
+        if !out.timers.is_empty() {
+            for (t, timer) in out.timers.drain(..) {
+                self.schedule(t.max(self.now_ns), Event::Dev(host, timer));
+            }
         }
+        if !out.to_wire.is_empty() {
+            self.put_on_wire(host, out);
+        }
+        if !out.dropped.is_empty() {
+            for (pkt, why) in out.dropped.drain(..) {
+                self.tcp_sack_opts.remove(&pkt.id);
+                self.warn_drop(&pkt, DropSite::Qdisc, &format!("{why:?}"));
+                self.skb_free(pkt);
+            }
+        }
+        let charge_to = charge_to.or_else(|| {
+            out.completed
+                .first()
+                .map(|p| p.sk)
+                .filter(|&sk| sk != NO_SOCK)
+        });
+        if !out.completed.is_empty() {
+            for pkt in out.completed.drain(..) {
+                self.skb_free(pkt);
+            }
+        }
+        if out.cpu_ns > 0 {
+            // The device work runs in the context of the flow it served (transmit path), or of
+            // the interrupt that completed its packets (charged to that flow's core).
+            match charge_to {
+                Some(sk) if sk != NO_SOCK => self.charge(sk, out.cpu_ns),
+                _ => {
+                    self.cpu_charges.push(CpuCharge::Core(host, 0, out.cpu_ns));
+                }
+            }
+        }
+    }
+
+    /// The frames a device put on its wire ([`DevOut::to_wire`]) go to the peer: over the
+    /// link (through its router), to this host again (loopback), or onto the veth peer's
+    /// backlog.
+    fn put_on_wire(&mut self, host: u16, out: &mut DevOut) {
         for (t, pkt) in out.to_wire.drain(..) {
             if let Some(peer) = self.hosts[host as usize].veth_peer {
                 // veth_forward_skb → __netif_rx: the peer's backlog; its NET_RX runs in the
@@ -74,30 +116,6 @@ impl Stack {
                     let arrive = t + self.links[l as usize].delay_ns;
                     self.links[l as usize].in_flight.push_back((arrive, pkt));
                     self.schedule(arrive, Event::Arrive(l));
-                }
-            }
-        }
-        for (pkt, why) in out.dropped.drain(..) {
-            self.tcp_sack_opts.remove(&pkt.id);
-            self.warn_drop(&pkt, DropSite::Qdisc, &format!("{why:?}"));
-            self.skb_free(pkt);
-        }
-        let charge_to = charge_to.or_else(|| {
-            out.completed
-                .first()
-                .map(|p| p.sk)
-                .filter(|&sk| sk != NO_SOCK)
-        });
-        for pkt in out.completed.drain(..) {
-            self.skb_free(pkt);
-        }
-        if out.cpu_ns > 0 {
-            // The device work runs in the context of the flow it served (transmit path), or of
-            // the interrupt that completed its packets (charged to that flow's core).
-            match charge_to {
-                Some(sk) if sk != NO_SOCK => self.charge(sk, out.cpu_ns),
-                _ => {
-                    self.cpu_charges.push(CpuCharge::Core(host, 0, out.cpu_ns));
                 }
             }
         }
