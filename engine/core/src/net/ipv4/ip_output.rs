@@ -64,7 +64,7 @@ impl Stack {
             for (pkt, why) in out.dropped.drain(..) {
                 self.tcp_sack_opts.remove(&pkt.id);
                 self.warn_drop(&pkt, DropSite::Qdisc, &format!("{why:?}"));
-                self.skb_free(&pkt);
+                self.skb_free(pkt);
             }
         }
         let charge_to = charge_to.or_else(|| {
@@ -74,10 +74,9 @@ impl Stack {
                 .filter(|&sk| sk != NO_SOCK)
         });
         if !out.completed.is_empty() {
-            for pkt in &out.completed {
+            for pkt in out.completed.drain(..) {
                 self.skb_free(pkt);
             }
-            out.completed.clear();
         }
         if out.cpu_ns > 0 {
             // The device work runs in the context of the flow it served (transmit path), or of
@@ -152,7 +151,7 @@ impl Stack {
 
     /// A packet below TCP is freed: run its destructor (`tcp_wfree` for data clones,
     /// `__sock_wfree` for pure ACKs).
-    fn skb_free(&mut self, pkt: &Packet) {
+    fn skb_free(&mut self, pkt: Packet) {
         if pkt.sk == NO_SOCK {
             return;
         }

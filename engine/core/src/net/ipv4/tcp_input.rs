@@ -84,7 +84,7 @@ pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
         tp.sk_backlog.push_back(pkt);
         return;
     }
-    tcp_v4_do_rcv(w, sk, &pkt);
+    tcp_v4_do_rcv(w, sk, pkt);
 }
 
 /// `tcp_v4_do_rcv`: a segment processed by its socket, from the softirq or from the backlog.
@@ -93,7 +93,7 @@ pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
 /// here, where the segment is processed: in the receive softirq, or, for a segment that waited
 /// in the backlog, by the socket's user in `release_sock`. Simplified: the softirq's share of a
 /// backlogged segment (`ip_rcv`, the socket lookup, `sk_add_backlog`) is not charged apart.
-pub fn tcp_v4_do_rcv(w: &mut Stack, sk: SockId, pkt: &Packet) {
+pub fn tcp_v4_do_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
     let host = w.socks[sk as usize].host;
     let c = w.costs(host);
     let cost = if pkt.payload_len() == 0 {
@@ -109,11 +109,11 @@ pub fn tcp_v4_do_rcv(w: &mut Stack, sk: SockId, pkt: &Packet) {
     }
     match w.socks[sk as usize].state {
         TcpState::Closed => {}
-        TcpState::SynSent => tcp_rcv_synsent_state_process(w, sk, pkt),
-        TcpState::SynRecv => tcp_rcv_synrecv(w, sk, pkt),
-        TcpState::Established => tcp_rcv_established(w, sk, pkt),
+        TcpState::SynSent => tcp_rcv_synsent_state_process(w, sk, &pkt),
+        TcpState::SynRecv => tcp_rcv_synrecv(w, sk, &pkt),
+        TcpState::Established => tcp_rcv_established(w, sk, &pkt),
         TcpState::FinWait1 | TcpState::FinWait2 | TcpState::Closing => {
-            tcp_rcv_state_process(w, sk, pkt)
+            tcp_rcv_state_process(w, sk, &pkt)
         }
         // The time-wait socket (tcp_timewait_state_process) is not modelled: the model's
         // socket stops at TIME_WAIT.

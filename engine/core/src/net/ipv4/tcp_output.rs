@@ -1252,7 +1252,7 @@ pub fn tcp_xmit_retransmit_queue(w: &mut Stack, sk: SockId) {
 /// `tcp_wfree`: the destructor of a data clone, run at TX completion (or at `skb_orphan` on
 /// loopback). Releases its truesize from `sk_wmem_alloc`; if the socket was throttled (TSQ or
 /// autocork), queue it for the TSQ handler.
-pub fn tcp_wfree(w: &mut Stack, pkt: &Packet) {
+pub fn tcp_wfree(w: &mut Stack, pkt: Packet) {
     let sk = pkt.sk;
     let tp = &mut w.socks[sk as usize];
     tp.sk_wmem_alloc -= pkt.truesize as u64;
@@ -2308,10 +2308,10 @@ mod tests {
             sent_ns: 0,
         };
         w.socks[0].sk_wmem_alloc += 6000;
-        tcp_wfree(&mut w, &mk(1));
+        tcp_wfree(&mut w, mk(1));
         assert_eq!(w.socks[0].tsq_flags, 0);
         w.socks[0].tsq_flags = TSQ_THROTTLED;
-        tcp_wfree(&mut w, &mk(2));
+        tcp_wfree(&mut w, mk(2));
         assert_eq!(w.socks[0].tsq_flags, TSQ_QUEUED);
         assert_eq!(w.socks[0].sk_wmem_alloc, 1);
     }
