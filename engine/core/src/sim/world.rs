@@ -104,7 +104,7 @@ impl World {
     /// the core of the application that owns it (its softirq work lands there too, as with
     /// XPS/RFS steering) and to that application's CPU time unless it sleeps (see
     /// `charge_sock`).
-    #[inline]
+    #[inline(always)]
     pub fn flush_charges(&mut self) {
         // The charges handed on first (they came before the socket's running sum), then that sum.
         if !self.stack.cpu_charges.is_empty() {
@@ -132,7 +132,7 @@ impl World {
         self.stack.cpu_charges = charges;
     }
 
-    #[inline]
+    #[inline(always)]
     fn charge_sock(&mut self, sk: SockId, cost_ns: u64) {
         let now = self.stack.now_ns;
         let tp = &self.stack.socks[sk as usize];
