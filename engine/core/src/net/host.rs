@@ -93,10 +93,13 @@ impl Scratch {
         }
     }
 
-    /// Give the buffer back.
+    /// Give the buffer back (only the drop of a second one, lent to a nested call, costs a
+    /// call).
     #[inline]
     pub(crate) fn put(&mut self, out: Box<DevOut>) {
-        self.0 = Some(out);
+        if let Some(nested) = self.0.replace(out) {
+            drop(nested);
+        }
     }
 }
 
