@@ -104,39 +104,47 @@ impl World {
     /// the core of the application that owns it (its softirq work lands there too, as with
     /// XPS/RFS steering) and to that application's CPU time unless it sleeps (see
     /// `charge_sock`).
+    #[inline(always)]
     pub fn flush_charges(&mut self) {
         // The charges handed on first (they came before the socket's running sum), then that sum.
         if !self.stack.cpu_charges.is_empty() {
-            let mut charges = std::mem::take(&mut self.stack.cpu_charges);
-            for c in charges.drain(..) {
-                match c {
-                    CpuCharge::Sock(sk, cost_ns) => self.charge_sock(sk, cost_ns),
-                    CpuCharge::Core(host, core, cost_ns) => {
-                        let now = self.stack.now_ns;
-                        self.cpus[host as usize].charge(core as usize, now, cost_ns);
-                    }
-                }
-            }
-            self.stack.cpu_charges = charges;
+            self.flush_charge_list();
         }
         if let Some((sk, cost_ns)) = self.stack.take_charge_acc() {
             self.charge_sock(sk, cost_ns);
         }
     }
 
-    #[inline]
+    /// The charges [`Stack::charge`] handed on during the event (an event that worked for
+    /// more than one socket, or an interrupt with no socket).
+    #[inline(never)]
+    fn flush_charge_list(&mut self) {
+        let mut charges = std::mem::take(&mut self.stack.cpu_charges);
+        for c in charges.drain(..) {
+            match c {
+                CpuCharge::Sock(sk, cost_ns) => self.charge_sock(sk, cost_ns),
+                CpuCharge::Core(host, core, cost_ns) => {
+                    let now = self.stack.now_ns;
+                    self.cpus[host as usize].charge(core as usize, now, cost_ns);
+                }
+            }
+        }
+        self.stack.cpu_charges = charges;
+    }
+
+    #[inline(always)]
     fn charge_sock(&mut self, sk: SockId, cost_ns: u64) {
         let now = self.stack.now_ns;
         let tp = &self.stack.socks[sk as usize];
         let (host, app) = (tp.host, tp.app);
-        let core = self.apps[app as usize].core as usize;
-        self.cpus[host as usize].charge(core, now, cost_ns);
+        let app = &mut self.apps[app as usize];
+        self.cpus[host as usize].charge(app.core as usize, now, cost_ns);
         // getrusage counts the time a task was current on its CPU (`sum_exec_runtime`), with
         // the interrupts and softirqs that ran while it was (`CONFIG_IRQ_TIME_ACCOUNTING` off).
         // Softirq work that runs while the task sleeps in a system call runs on an idle CPU
         // and is nobody's CPU time: the core is busy, the application's time does not grow.
-        if !self.apps[app as usize].sleeping {
-            self.apps[app as usize].cpu_ns += cost_ns;
+        if !app.sleeping {
+            app.cpu_ns += cost_ns;
         }
     }
 
@@ -272,14 +280,7 @@ impl World {
         match self.pop() {
             Some((t, ev)) if t <= self.end_ns => {
                 if self.events >= self.max_events {
-                    self.stalled = true;
-                    self.end_ns = self.now_ns;
-                    let message = format!(
-                        "the run stopped at t = {:.6} s after {} M events (the event limit); the figures cover the run up to that instant: lower sim.duration_ms, link.rate_mbit or app.flows",
-                        self.now_ns as f64 / 1e9,
-                        self.max_events as f64 / 1e6
-                    );
-                    self.warnings.push(message);
+                    self.event_limit();
                     return false;
                 }
                 if t == self.now_ns {
@@ -301,7 +302,23 @@ impl World {
         }
     }
 
+    /// End the run at the event limit ([`World::max_events`]) with a warning.
+    #[cold]
+    #[inline(never)]
+    fn event_limit(&mut self) {
+        self.stalled = true;
+        self.end_ns = self.now_ns;
+        let message = format!(
+            "the run stopped at t = {:.6} s after {} M events (the event limit); the figures cover the run up to that instant: lower sim.duration_ms, link.rate_mbit or app.flows",
+            self.now_ns as f64 / 1e9,
+            self.max_events as f64 / 1e6
+        );
+        self.warnings.push(message);
+    }
+
     /// End the run at the current instant: the figures cover the time up to it.
+    #[cold]
+    #[inline(never)]
     fn stall(&mut self) {
         self.stalled = true;
         let now = self.now_ns;

@@ -34,8 +34,7 @@ impl Stack {
             // The capture tap (`sendpath run --pcap`) keeps the ACK's SACK blocks for its header.
             self.trace.tap_sack(pkt.id, sack);
         }
-        let mut out = std::mem::take(&mut self.dev_out.0);
-        out.clear();
+        let mut out = self.dev_out.take();
         let now = self.now_ns;
         let sk = pkt.sk;
         let id = pkt.id;
@@ -47,7 +46,7 @@ impl Stack {
         }
         self.handle_dev_out(host, &mut out, Some(sk));
         self.xmit_refused = None;
-        self.dev_out.0 = out;
+        self.dev_out.put(out);
         rc
     }
 
@@ -55,12 +54,54 @@ impl Stack {
     fn handle_dev_out(&mut self, host: u16, out: &mut DevOut, charge_to: Option<SockId>) {
         // fq saw these sockets: TCP now leaves pacing to the qdisc (SK_PACING_FQ) and stamps
         // departure times (EDT) for it.
-        for sk in out.sk_pacing_fq.drain(..) {
-            self.socks[sk as usize].sk_pacing_status = crate::net::core::sock::PacingStatus::Fq;
+        // (Each list is looked at only when it holds something: most calls fill one or two.)
+        if !out.sk_pacing_fq.is_empty() {
+            for sk in out.sk_pacing_fq.drain(..) {
+                self.socks[sk as usize].sk_pacing_status = crate::net::core::sock::PacingStatus::Fq;
+            }
         }
-        for (t, timer) in out.timers.drain(..) {
-            self.schedule(t.max(self.now_ns), Event::Dev(host, timer));
+        if !out.timers.is_empty() {
+            for (t, timer) in out.timers.drain(..) {
+                self.schedule(t.max(self.now_ns), Event::Dev(host, timer));
+            }
         }
+        if !out.to_wire.is_empty() {
+            self.put_on_wire(host, out);
+        }
+        if !out.dropped.is_empty() {
+            for (pkt, why) in out.dropped.drain(..) {
+                self.tcp_sack_opts.remove(&pkt.id);
+                self.warn_drop(&pkt, DropSite::Qdisc, &format!("{why:?}"));
+                self.skb_free(pkt);
+            }
+        }
+        let charge_to = charge_to.or_else(|| {
+            out.completed
+                .first()
+                .map(|p| p.sk)
+                .filter(|&sk| sk != NO_SOCK)
+        });
+        if !out.completed.is_empty() {
+            for pkt in out.completed.drain(..) {
+                self.skb_free(pkt);
+            }
+        }
+        if out.cpu_ns > 0 {
+            // The device work runs in the context of the flow it served (transmit path), or of
+            // the interrupt that completed its packets (charged to that flow's core).
+            match charge_to {
+                Some(sk) if sk != NO_SOCK => self.charge(sk, out.cpu_ns),
+                _ => {
+                    self.cpu_charges.push(CpuCharge::Core(host, 0, out.cpu_ns));
+                }
+            }
+        }
+    }
+
+    /// The frames a device put on its wire ([`DevOut::to_wire`]) go to the peer: over the
+    /// link (through its router), to this host again (loopback), or onto the veth peer's
+    /// backlog.
+    fn put_on_wire(&mut self, host: u16, out: &mut DevOut) {
         for (t, pkt) in out.to_wire.drain(..) {
             if let Some(peer) = self.hosts[host as usize].veth_peer {
                 // veth_forward_skb → __netif_rx: the peer's backlog; its NET_RX runs in the
@@ -83,30 +124,6 @@ impl Stack {
                     let arrive = t + self.links[l as usize].delay_ns;
                     self.links[l as usize].in_flight.push_back((arrive, pkt));
                     self.schedule(arrive, Event::Arrive(l));
-                }
-            }
-        }
-        for (pkt, why) in out.dropped.drain(..) {
-            self.tcp_sack_opts.remove(&pkt.id);
-            self.warn_drop(&pkt, DropSite::Qdisc, &format!("{why:?}"));
-            self.skb_free(pkt);
-        }
-        let charge_to = charge_to.or_else(|| {
-            out.completed
-                .first()
-                .map(|p| p.sk)
-                .filter(|&sk| sk != NO_SOCK)
-        });
-        for pkt in out.completed.drain(..) {
-            self.skb_free(pkt);
-        }
-        if out.cpu_ns > 0 {
-            // The device work runs in the context of the flow it served (transmit path), or of
-            // the interrupt that completed its packets (charged to that flow's core).
-            match charge_to {
-                Some(sk) if sk != NO_SOCK => self.charge(sk, out.cpu_ns),
-                _ => {
-                    self.cpu_charges.push(CpuCharge::Core(host, 0, out.cpu_ns));
                 }
             }
         }
@@ -191,13 +208,12 @@ impl Stack {
     /// A device timer fired (qdisc watchdog, end of a frame on the wire, TX-completion
     /// interrupt): run it and carry out what the device asks for.
     pub fn dev_timer(&mut self, h: u16, timer: DevTimer) {
-        let mut out = std::mem::take(&mut self.dev_out.0);
-        out.clear();
+        let mut out = self.dev_out.take();
         let now = self.now_ns;
         self.hosts[h as usize]
             .dev
             .on_timer(timer, now, &mut out, &mut self.trace);
         self.handle_dev_out(h, &mut out, None);
-        self.dev_out.0 = out;
+        self.dev_out.put(out);
     }
 }
