@@ -2,11 +2,20 @@
 // figures of both whole runs (tcp_autocorking 1 and 0) sit above the fold beside a caption, the
 // numbers are the native engine's, and the picture plays; with reduced motion it stays paused
 // and the numbers are still there; on a phone nothing scrolls sideways.
-import type { Page } from '@playwright/test';
+import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 
 import { collectErrors, expect, nativeRun, SendpathPage, test } from './fixtures';
 
 const SCENARIO = 'scenarios/autocorking.toml';
+
+/** A fresh context on the site (its own first visit), 1280 x 800 unless `options` says otherwise. */
+function siteContext(browser: Browser, options: BrowserContextOptions = {}) {
+  return browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    baseURL: test.info().project.use.baseURL,
+    ...options,
+  });
+}
 
 /** The figures panel, once both runs are in. */
 async function figures(page: Page) {
@@ -27,10 +36,7 @@ test('at 1280x800 the landing shows both runs of autocorking above the fold, and
   browser,
 }) => {
   test.setTimeout(180_000);
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-    baseURL: test.info().project.use.baseURL,
-  });
+  const context = await siteContext(browser);
   const page = await context.newPage();
   await page.goto('./');
   const effect = await figures(page);
@@ -72,11 +78,7 @@ test('at 1280x800 the landing shows both runs of autocorking above the fold, and
 test('with reduced motion the landing stays paused and still shows the figures', async ({
   browser,
 }) => {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-    reducedMotion: 'reduce',
-    baseURL: test.info().project.use.baseURL,
-  });
+  const context = await siteContext(browser, { reducedMotion: 'reduce' });
   const page = await context.newPage();
   await page.goto('./?lang=en');
   const effect = await figures(page);
@@ -94,10 +96,7 @@ for (const [width, height] of [
   test(`at ${width}x${height} the landing's figures are whole and nothing scrolls sideways`, async ({
     browser,
   }) => {
-    const context = await browser.newContext({
-      viewport: { width, height },
-      baseURL: test.info().project.use.baseURL,
-    });
+    const context = await siteContext(browser, { viewport: { width, height } });
     const page = await context.newPage();
     await page.goto('./?lang=en');
     const effect = await figures(page);
@@ -122,11 +121,7 @@ for (const [width, height] of [
 test('with the engine unreachable the landing still shows and plays its first run, then says the engine failed', async ({
   browser,
 }) => {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-    reducedMotion: 'reduce',
-    baseURL: test.info().project.use.baseURL,
-  });
+  const context = await siteContext(browser, { reducedMotion: 'reduce' });
   const page = await context.newPage();
   const errors = collectErrors(page);
   await context.route('**/*.wasm', (route) => route.abort());
@@ -146,11 +141,7 @@ test('with the engine unreachable the landing still shows and plays its first ru
 test("the landing's prerendered first run is the run a link to its scenario gets from the engine", async ({
   browser,
 }) => {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-    reducedMotion: 'reduce',
-    baseURL: test.info().project.use.baseURL,
-  });
+  const context = await siteContext(browser, { reducedMotion: 'reduce' });
   const shown: { status: string; nstat: string; time: string }[] = [];
   for (const url of ['./', './?s=autocorking&v=on']) {
     const page = await context.newPage();
