@@ -468,16 +468,24 @@ impl NetDevice {
                 self.drop_pkt(pkt, DropReason::TxQueueStopped, now_ns, out, trace);
                 return NetXmit::Down;
             }
+            let segs = pkt.gso_segs.max(1);
             let mut list = std::mem::take(&mut self.bulk);
             list.clear();
             list.push_back(pkt);
             self.validate_and_xmit(&mut list, now_ns, out, trace, true);
-            let mut rc = NetXmit::Success;
+            // Simplified: when the driver took some of a software-GSO skb's segments, the skb
+            // counts as sent and the refused rest as lost (TCP repairs it), where Linux returns
+            // -ENETDOWN and TCP sends the whole skb again; only a wholly refused skb is Down.
+            let refused: u32 = list.iter().map(|p| p.gso_segs.max(1)).sum();
+            let rc = if refused == segs {
+                NetXmit::Down
+            } else {
+                NetXmit::Success
+            };
             for p in list.drain(..) {
                 // The driver refused: a noqueue device cannot requeue, the skb is freed.
                 self.stats.tx_queue_dropped += 1;
                 self.drop_pkt(p, DropReason::TxQueueStopped, now_ns, out, trace);
-                rc = NetXmit::Down;
             }
             self.bulk = list;
             return rc;
