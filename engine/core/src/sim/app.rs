@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::include::linux::skbuff::SockId;
 use crate::net::core::sock::*;
 use crate::net::host::Event;
-use crate::net::ipv4::tcp::{self, SendOutcome};
+use crate::net::ipv4::tcp::{self, SendCopy, SendOutcome};
 use crate::net::ipv4::tcp_input::advmss_for_mtu;
 use crate::scenario::{AppIo, AppKind};
 use crate::sim::world::World;
@@ -77,6 +77,9 @@ pub struct App {
     /// Think time to wait once the last `send()` has returned (`app.interval_us`): the call
     /// lets its socket go at the end of its CPU time, not after the pause.
     think_after_send_ns: u64,
+    /// The current `send()` has copied its bytes; its closing `tcp_push` runs when the copy's
+    /// CPU time is over.
+    pending_push: Option<tcp::PendingPush>,
 }
 
 impl App {
@@ -107,6 +110,7 @@ impl App {
             send_left: 0,
             send_more: false,
             think_after_send_ns: 0,
+            pending_push: None,
             round: 0,
             chunk: 0,
             to_read: 0,
@@ -395,6 +399,19 @@ pub fn step(w: &mut World, a: u32) {
     let app = &w.apps[a as usize];
     let sk = app.sk;
     if w.socks[sk as usize].send_owned {
+        if let Some(push) = w.apps[a as usize].pending_push.take() {
+            // The call has copied its bytes: its closing tcp_push, then the push's CPU time.
+            tcp::tcp_sendmsg_push(w, sk, push);
+            w.flush_charges();
+            let app = &w.apps[a as usize];
+            let free = w.cpus[app.host as usize]
+                .core(app.core as usize)
+                .busy_until_ns;
+            if free > now {
+                w.schedule(free, Event::App(a));
+                return;
+            }
+        }
         // The last send() returns now that its CPU time is over: release_sock.
         tcp::release_sock(w, sk);
         let think = std::mem::take(&mut w.apps[a as usize].think_after_send_ns);
@@ -464,10 +481,14 @@ fn after_syscall(w: &mut World, a: u32, think_ns: u64) {
 /// A `send()` that copied everything: the call holds its socket (`lock_sock`) until its CPU
 /// time is over, and segments or TX completions that come meanwhile (on a veth, the receiver's
 /// softirq runs inside the call) wait for `release_sock` at the application's next step.
-fn send_returns(w: &mut World, a: u32, think_ns: u64) {
+/// `push` is the call's closing `tcp_push`, still to run once the copy's CPU time is over
+/// (`None` when the call has pushed already).
+fn send_returns(w: &mut World, a: u32, think_ns: u64, push: Option<tcp::PendingPush>) {
     let sk = w.apps[a as usize].sk;
     w.socks[sk as usize].send_owned = true;
-    w.apps[a as usize].think_after_send_ns = think_ns;
+    let app = &mut w.apps[a as usize];
+    app.think_after_send_ns = think_ns;
+    app.pending_push = push;
     after_syscall(w, a, 0);
 }
 
@@ -508,15 +529,14 @@ fn stream_send(w: &mut World, a: u32) {
     if !resumed {
         w.apps[a as usize].send_calls += 1;
     }
-    let outcome = tcp::tcp_sendmsg_locked(w, sk, size, send_flags(more), resumed);
-    match outcome {
-        SendOutcome::Done => {
+    match tcp::tcp_sendmsg_copy(w, sk, size, send_flags(more), resumed) {
+        SendCopy::Copied(push) => {
             let app = &mut w.apps[a as usize];
             app.bytes_written += size;
             app.send_left = 0;
-            send_returns(w, a, app_cfg.interval_ns);
+            send_returns(w, a, app_cfg.interval_ns, Some(push));
         }
-        SendOutcome::Blocked { copied } => {
+        SendCopy::Blocked { copied } => {
             let app = &mut w.apps[a as usize];
             app.bytes_written += copied;
             app.send_left -= copied;
@@ -561,7 +581,7 @@ fn stream_send_nonblock(w: &mut World, a: u32) {
         w.charge(sk, c);
     }
     if app_cfg.io == AppIo::Eagain && !eagain {
-        send_returns(w, a, app_cfg.interval_ns);
+        send_returns(w, a, app_cfg.interval_ns, None);
         return;
     }
     epoll_wait(w, a);
@@ -707,7 +727,7 @@ fn pingpong(w: &mut World, a: u32) {
                 app.round += 1; // the client's round ends with its reply
             }
         }
-        send_returns(w, a, 0);
+        send_returns(w, a, 0, None);
         return;
     }
     if app.to_read == 0 {

@@ -26,6 +26,24 @@ pub enum SendOutcome {
     Blocked { copied: u64 },
 }
 
+/// What [`tcp_sendmsg_copy`] did: every byte copied, with the call's closing `tcp_push` still
+/// to run ([`tcp_sendmsg_push`]), or the writer sleeps as in [`SendOutcome::Blocked`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendCopy {
+    Copied(PendingPush),
+    Blocked { copied: u64 },
+}
+
+/// The closing `tcp_push` of a `send()` whose bytes are copied, with the call's own `mss_now`
+/// and `size_goal` (`tcp_sendmsg_locked`'s "out:" label).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PendingPush {
+    msg_more: bool,
+    mss_now: u32,
+    size_goal: u32,
+    copied: u64,
+}
+
 /// `tcp_sendmsg_locked`: copy `size` bytes into the write queue; `flags` are the call's
 /// `MSG_MORE` and `MSG_EOR` ([`crate::include::linux::socket`]). `resumed` is true when the
 /// writer continues a call it slept in.
@@ -47,6 +65,27 @@ pub fn tcp_sendmsg_locked(
     flags: u32,
     resumed: bool,
 ) -> SendOutcome {
+    match tcp_sendmsg_copy(w, sk, size, flags, resumed) {
+        SendCopy::Copied(push) => {
+            tcp_sendmsg_push(w, sk, push);
+            SendOutcome::Done
+        }
+        SendCopy::Blocked { copied } => SendOutcome::Blocked { copied },
+    }
+}
+
+/// The first part of [`tcp_sendmsg_locked`]: the copy loop, up to its "out:" label. The
+/// application's model runs the closing [`tcp_sendmsg_push`] once the copy's CPU time has
+/// passed, as Linux's call reaches `tcp_push` only after copying: a TX completion or an ACK
+/// that comes meanwhile (softirq work on the writer's CPU) finds the socket owned and the
+/// tail not yet pushed.
+pub fn tcp_sendmsg_copy(
+    w: &mut Stack,
+    sk: SockId,
+    size: u64,
+    flags: u32,
+    resumed: bool,
+) -> SendCopy {
     let msg_more = flags & MSG_MORE != 0;
     let now = w.now_ns;
     let host = w.socks[sk as usize].host;
@@ -73,7 +112,8 @@ pub fn tcp_sendmsg_locked(
         if copy <= 0 {
             // new_segment:
             if !tp.sk_stream_memory_free(0) {
-                return wait_for_space(w, sk, copied, msg_more, mss_now, size_goal);
+                wait_for_space(w, sk, copied, msg_more, mss_now, size_goal);
+                return SendCopy::Blocked { copied };
             }
             let id = w.next_skb_id();
             let (now_j, hz) = (w.jiffies(), w.hz);
@@ -150,12 +190,22 @@ pub fn tcp_sendmsg_locked(
             tcp_push_one(w, sk, mss_now);
         }
     }
-    // out:
-    let nonagle = w.socks[sk as usize].nonagle;
-    tcp_push(w, sk, msg_more, mss_now, nonagle, size_goal);
-    let total = copied;
+    SendCopy::Copied(PendingPush {
+        msg_more,
+        mss_now,
+        size_goal,
+        copied,
+    })
+}
+
+/// `tcp_sendmsg_locked`'s "out:": `tcp_push` of what the call copied, with the call's
+/// `MSG_MORE`, `mss_now` and `size_goal`; the call returns after it.
+pub fn tcp_sendmsg_push(w: &mut Stack, sk: SockId, push: PendingPush) {
+    let tp = &w.socks[sk as usize];
+    let (nonagle, host) = (tp.nonagle, tp.host);
+    tcp_push(w, sk, push.msg_more, push.mss_now, nonagle, push.size_goal);
+    let total = push.copied;
     w.emit(host, sk, || Ev::SendmsgDone { copied: total });
-    SendOutcome::Done
 }
 
 /// `wait_for_space`: push what this call queued, then sleep in `sk_stream_wait_memory`.
@@ -166,7 +216,7 @@ fn wait_for_space(
     _msg_more: bool,
     mss: u32,
     size_goal: u32,
-) -> SendOutcome {
+) {
     let tp = &mut w.socks[sk as usize];
     tp.sock_nospace = true;
     if copied > 0 {
@@ -187,7 +237,6 @@ fn wait_for_space(
         sndbuf: b,
         notsent: n,
     });
-    SendOutcome::Blocked { copied }
 }
 
 /// `tcp_skb_entail`: append a new skb to the write queue and charge its truesize; from 4.11
