@@ -13,6 +13,11 @@ GSO = {"skb_segment", "__skb_gso_segment", "tcp_gso_segment", "tcp4_gso_segment"
        "inet_gso_segment", "skb_mac_gso_segment"}
 
 LAYERS = [
+    # Waking a task (sk_data_ready/sk_write_space): with the woken task's CPU halted, the IPI is
+    # an x2APIC write that exits to the hypervisor, and the samples of that interrupts-off
+    # section land on the unlock that re-enables interrupts, under these frames.
+    ("wake", ("sock_def_readable", "sk_stream_write_space", "__wake_up_sync_key",
+              "__wake_up_common", "__wake_up_common_lock", "ttwu_queue_wakelist")),
     ("qdisc", ("pfifo_fast_enqueue", "pfifo_fast_dequeue", "__qdisc_run", "sch_direct_xmit",
                "dequeue_skb", "__dev_xmit_skb", "dev_qdisc_enqueue", "qdisc_pkt_len_init",
                "validate_xmit_skb_list", "validate_xmit_skb", "__netif_schedule",

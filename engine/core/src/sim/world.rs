@@ -113,6 +113,35 @@ impl World {
         if let Some((sk, cost_ns)) = self.stack.take_charge_acc() {
             self.charge_sock(sk, cost_ns);
         }
+        if !self.stack.wakes.is_empty() {
+            self.apply_wakes();
+        }
+    }
+
+    /// Bring in the tasks the event woke ([`Stack::wake_up_task`]), once its CPU work is on the
+    /// cores: a task whose core has been idle less than `idle_poll_ns` runs after
+    /// `wake_polling_ns`; one whose core has halted needs an IPI, which costs the waker's core
+    /// (`CpuCosts::wake_up`), and runs after `wakeup_ns`.
+    ///
+    /// Simplified: the woken task's core is idle from the end of the last work charged to it,
+    /// whoever's it was; a core still busy counts as idle 0 ns (no IPI: it is running).
+    #[inline(never)]
+    fn apply_wakes(&mut self) {
+        let now = self.stack.now_ns;
+        let mut wakes = std::mem::take(&mut self.stack.wakes);
+        for wake in wakes.drain(..) {
+            let app = &self.apps[wake.app as usize];
+            let cpu = &self.cpus[app.host as usize];
+            let idle_ns = now.saturating_sub(cpu.core(app.core as usize).busy_until_ns);
+            let (latency_ns, ipi_ns) = cpu.costs.wake_up(idle_ns);
+            if let Some(waker) = wake.waker {
+                if ipi_ns > 0 {
+                    self.charge_sock(waker, ipi_ns);
+                }
+            }
+            self.stack.schedule(now + latency_ns, Event::App(wake.app));
+        }
+        self.stack.wakes = wakes;
     }
 
     /// The charges [`Stack::charge`] handed on during the event (an event that worked for

@@ -542,7 +542,7 @@ pub fn sk_stream_write_space(w: &mut Stack, sk: SockId) {
             sndbuf: b,
             notsent: n,
         });
-        w.wake_up_task(host, app);
+        w.wake_up_task(app, sk);
     }
 }
 
@@ -551,8 +551,8 @@ pub fn sk_data_ready(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
     if tp.reader_waiting {
         tp.reader_waiting = false;
-        let (app, host) = (tp.app, tp.host);
-        w.wake_up_task(host, app);
+        let app = tp.app;
+        w.wake_up_task(app, sk);
     }
 }
 
