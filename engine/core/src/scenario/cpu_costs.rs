@@ -109,6 +109,12 @@ pub struct CpuCosts {
     /// freed ~4 skbs at `rtx_free_ns`: about 1400 ns (first table, loaded machine; the quiet
     /// profiles mix it with the RPS IPIs the sender's CPU sends, see the module header).
     pub ack_rcv_ns: u64,
+    /// The part of `ack_rcv_ns` that the receive softirq spends before the socket: the
+    /// driver/backlog, `ip_rcv` and `tcp_v4_rcv`'s lookup and checks. It runs in the softirq's
+    /// context even when the ACK waits in the socket's backlog for its owner (`tcp_add_backlog`),
+    /// who pays the rest. AMD EPYC VM: the ACK's receive layers on the receiver's CPU, 12 runs
+    /// 573..2248 ns per ACK, median 1776. 0 (all of it at the socket) where not measured.
+    pub ack_rcv_softirq_ns: u64,
     /// Freeing one acknowledged skb from the retransmit queue (`tcp_clean_rtx_queue`).
     /// Measured (quiet): 111 ns per skb (cork runs, MSS skbs, 43..197); 64 KB skbs with page
     /// frags 351..731 ns.
@@ -152,6 +158,10 @@ pub struct CpuCosts {
     /// `ip_rcv`, `tcp_v4_rcv`, queueing to the socket. Measured: 234..352 ns median (small
     /// skbs), 661 ns (64 KB skbs) (first table, loaded machine; not re-measured).
     pub rx_skb_ns: u64,
+    /// The part of `rx_skb_ns` spent before the socket (`rx_dev`, `rx_ip`), paid by the
+    /// softirq's context even for an skb that waits in the socket's backlog. AMD EPYC VM, 12
+    /// runs: 468..858 ns, median 561. 0 where not measured.
+    pub rx_skb_softirq_ns: u64,
     /// The NIC driver's per-frame RX work and the GRO merge, per wire segment. Not measurable
     /// on veth (whole GSO skbs, GRO off). Estimate: 120 ns, the order of one skb head
     /// allocation or free measured here.
@@ -192,6 +202,7 @@ impl CpuCosts {
         tx_irq_ns: 1100,
         tx_clean_ns: 120,
         ack_rcv_ns: 1400,
+        ack_rcv_softirq_ns: 0,
         rtx_free_ns: 110,
         ctx_switch_ns: 658,
         wakeup_ns: 46000,
@@ -201,6 +212,7 @@ impl CpuCosts {
         wake_ipi_ns: 0,
         wake_halt_ns: 0,
         rx_skb_ns: 300,
+        rx_skb_softirq_ns: 0,
         rx_seg_ns: 120,
         rx_irq_ns: 1100,
         recvmsg_ns: 200,
@@ -252,6 +264,7 @@ impl CpuCosts {
         // tcp_ack on both CPUs with the ACK's receive path on the receiver's CPU, per ACK
         // (12 runs: 1825..3343 ns, median 2719), without freeing the acked skbs.
         ack_rcv_ns: 2719,
+        ack_rcv_softirq_ns: 1776,
         // nd: skb_free and tcp_clean_rtx_queue on the sender's CPU per skb, 267..298 ns (it
         // also holds the receive side's frees of skbs coalesced into the receive queue).
         rtx_free_ns: 286,
@@ -267,6 +280,7 @@ impl CpuCosts {
         // The data skb's receive path in the softirq on the sender's CPU (dev, ip, tcp, without
         // the wake-up), 12 runs: 1080..1892 ns, median 1182.
         rx_skb_ns: 1182,
+        rx_skb_softirq_ns: 561,
         // Not measurable on a veth (no NAPI, no per-frame driver work): the Intel figure.
         rx_seg_ns: 120,
         rx_irq_ns: 487,
@@ -298,6 +312,7 @@ impl CpuCosts {
         tx_irq_ns: 0,
         tx_clean_ns: 0,
         ack_rcv_ns: 0,
+        ack_rcv_softirq_ns: 0,
         rtx_free_ns: 0,
         ctx_switch_ns: 0,
         wakeup_ns: 0,
@@ -307,6 +322,7 @@ impl CpuCosts {
         wake_ipi_ns: 0,
         wake_halt_ns: 0,
         rx_skb_ns: 0,
+        rx_skb_softirq_ns: 0,
         rx_seg_ns: 0,
         rx_irq_ns: 0,
         recvmsg_ns: 0,
@@ -368,6 +384,7 @@ impl CpuCosts {
             tx_irq_ns: s(self.tx_irq_ns),
             tx_clean_ns: s(self.tx_clean_ns),
             ack_rcv_ns: s(self.ack_rcv_ns),
+            ack_rcv_softirq_ns: s(self.ack_rcv_softirq_ns),
             rtx_free_ns: s(self.rtx_free_ns),
             ctx_switch_ns: s(self.ctx_switch_ns),
             wakeup_ns: s(self.wakeup_ns),
@@ -377,6 +394,7 @@ impl CpuCosts {
             wake_ipi_ns: s(self.wake_ipi_ns),
             wake_halt_ns: self.wake_halt_ns,
             rx_skb_ns: s(self.rx_skb_ns),
+            rx_skb_softirq_ns: s(self.rx_skb_softirq_ns),
             rx_seg_ns: s(self.rx_seg_ns),
             rx_irq_ns: s(self.rx_irq_ns),
             recvmsg_ns: s(self.recvmsg_ns),

@@ -130,16 +130,22 @@ impl World {
         let now = self.stack.now_ns;
         let mut wakes = std::mem::take(&mut self.stack.wakes);
         for wake in wakes.drain(..) {
+            // The waker's softirq reached sk_data_ready after the work it did before (its core
+            // is busy with it until then): the wake-up happens at the end of that work.
+            let at = match wake.waker {
+                Some(waker) => now.max(self.core_of(waker).busy_until_ns),
+                None => now,
+            };
             let app = &self.apps[wake.app as usize];
             let cpu = &self.cpus[app.host as usize];
-            let idle_ns = now.saturating_sub(cpu.core(app.core as usize).busy_until_ns);
+            let idle_ns = at.saturating_sub(cpu.core(app.core as usize).busy_until_ns);
             let (latency_ns, ipi_ns) = cpu.costs.wake_up(idle_ns);
             if let Some(waker) = wake.waker {
                 if ipi_ns > 0 {
                     self.charge_sock(waker, ipi_ns);
                 }
             }
-            self.stack.schedule(now + latency_ns, Event::App(wake.app));
+            self.stack.schedule(at + latency_ns, Event::App(wake.app));
         }
         self.stack.wakes = wakes;
     }
@@ -159,6 +165,13 @@ impl World {
             }
         }
         self.stack.cpu_charges = charges;
+    }
+
+    /// The core of the application that owns socket `sk`.
+    fn core_of(&self, sk: SockId) -> &crate::sim::cpu::Core {
+        let tp = &self.stack.socks[sk as usize];
+        let app = &self.apps[tp.app as usize];
+        self.cpus[tp.host as usize].core(app.core as usize)
     }
 
     #[inline(always)]
