@@ -140,6 +140,8 @@ pub struct Host {
     /// Packets the peer's `veth_xmit` put on this host's backlog, each with the socket whose
     /// task runs the NET_RX softirq that receives it (the sender's CPU pays for it).
     pub veth_rx: VecDeque<(Packet, SockId)>,
+    /// When the last of them is processed (the backlog runs in order).
+    pub veth_rx_last_ns: u64,
     /// `tcp_memory_allocated` of this host's sockets (each holds it too).
     pub tcp_memory_allocated: TcpMemoryAllocated,
     /// Sum and count of TCP memory samples (pages).
@@ -206,6 +208,10 @@ pub struct Stack {
     /// Tasks woken during the current event, for the simulator to bring in on their CPUs
     /// ([`Stack::wake_up_task`]).
     pub wakes: Vec<Wake>,
+    /// skbs a veth put on a peer's backlog during the current event: (peer host, the socket
+    /// whose context runs the NET_RX softirq, the transmit's instant), for the simulator to
+    /// run once that context's CPU work so far is done.
+    pub veth_backlogged: Vec<(u16, SockId, u64)>,
     /// Each host's CPU cost table.
     costs: Vec<CpuCosts>,
     /// Interval between memory samples, ns.
@@ -283,6 +289,7 @@ impl Stack {
                 veth_peer: (cfg.link.veth && !cfg.link.forwarder).then_some(((i + 1) % n) as u16),
                 rx_seg_id: RX_SEG_ID_BASE + ((i as u64) << 36),
                 veth_rx: VecDeque::new(),
+                veth_rx_last_ns: 0,
                 tcp_memory_allocated: TcpMemoryAllocated::default(),
                 mem_pages_sum: 0,
                 mem_samples: 0,
@@ -316,6 +323,7 @@ impl Stack {
             xmit_refused: None,
             cpu_charges: Vec::new(),
             wakes: Vec::new(),
+            veth_backlogged: Vec::new(),
             costs,
             sample_ns: 10_000_000,
             tcp_sack_opts: Default::default(),

@@ -359,7 +359,7 @@ impl CpuCosts {
         let span = self.wake_halt_ns.saturating_sub(self.idle_poll_ns);
         let into = (idle_ns - self.idle_poll_ns).min(span);
         let rise = self.wake_ipi_ns.saturating_sub(self.wake_ipi_min_ns);
-        let ipi = self.wake_ipi_min_ns + if span == 0 { rise } else { rise * into / span };
+        let ipi = self.wake_ipi_min_ns + (rise * into).checked_div(span).unwrap_or(rise);
         (self.wakeup_ns, ipi)
     }
 
@@ -408,5 +408,40 @@ impl CpuCosts {
 impl Default for CpuCosts {
     fn default() -> Self {
         CpuCosts::MEASURED_6_18_VM
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CpuCosts;
+
+    #[test]
+    fn a_wake_up_needs_an_ipi_only_once_the_idle_cpu_has_stopped_polling() {
+        let c = CpuCosts::MEASURED_6_18_EPYC_VM;
+        // Still polling: no IPI, picked up at once.
+        assert_eq!(c.wake_up(0), (c.wake_polling_ns, 0));
+        assert_eq!(c.wake_up(c.idle_poll_ns - 1), (c.wake_polling_ns, 0));
+        // Halted: the IPI, dearer the longer the vCPU has been idle, up to wake_halt_ns.
+        assert_eq!(c.wake_up(c.idle_poll_ns), (c.wakeup_ns, c.wake_ipi_min_ns));
+        let (_, mid) = c.wake_up((c.idle_poll_ns + c.wake_halt_ns) / 2);
+        assert!(c.wake_ipi_min_ns < mid && mid < c.wake_ipi_ns);
+        assert_eq!(c.wake_up(c.wake_halt_ns), (c.wakeup_ns, c.wake_ipi_ns));
+        assert_eq!(c.wake_up(10 * c.wake_halt_ns), (c.wakeup_ns, c.wake_ipi_ns));
+    }
+
+    #[test]
+    fn the_intel_table_has_no_polling_window_and_no_ipi_cost() {
+        let c = CpuCosts::MEASURED_6_18_VM;
+        assert_eq!(c.wake_up(0), (c.wakeup_ns, 0));
+        assert_eq!(c.wake_up(1_000_000), (c.wakeup_ns, 0));
+        assert_eq!(c.ack_rcv_softirq_ns, 0, "not measured there: all of it at the socket");
+    }
+
+    #[test]
+    fn the_softirq_parts_are_parts_of_their_totals() {
+        for c in [CpuCosts::MEASURED_6_18_VM, CpuCosts::MEASURED_6_18_EPYC_VM] {
+            assert!(c.ack_rcv_softirq_ns <= c.ack_rcv_ns);
+            assert!(c.rx_skb_softirq_ns <= c.rx_skb_ns);
+        }
     }
 }

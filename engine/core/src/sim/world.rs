@@ -17,7 +17,7 @@
 
 use std::ops::{Deref, DerefMut};
 
-use crate::include::linux::skbuff::SockId;
+use crate::include::linux::skbuff::{SockId, NO_SOCK};
 use crate::net::host::{CpuCharge, Event, Stack};
 use crate::net::ipv4::{tcp_output, tcp_timer};
 use crate::scenario::Config;
@@ -116,6 +116,29 @@ impl World {
         if !self.stack.wakes.is_empty() {
             self.apply_wakes();
         }
+        if !self.stack.veth_backlogged.is_empty() {
+            self.schedule_veth_rx();
+        }
+    }
+
+    /// Run the NET_RX softirq of each skb a veth put on its peer's backlog when the context
+    /// that transmitted it has done its CPU work so far: on Linux the softirq runs when
+    /// `__dev_queue_xmit` re-enables bottom halves, after the transmit path's work, on the
+    /// transmitting task's CPU. The peer's backlog is processed in order.
+    #[inline(never)]
+    fn schedule_veth_rx(&mut self) {
+        let mut backlogged = std::mem::take(&mut self.stack.veth_backlogged);
+        for (peer, owner, t) in backlogged.drain(..) {
+            let mut at = t;
+            if owner != NO_SOCK {
+                at = at.max(self.core_of(owner).busy_until_ns);
+            }
+            let host = &mut self.stack.hosts[peer as usize];
+            at = at.max(host.veth_rx_last_ns);
+            host.veth_rx_last_ns = at;
+            self.stack.schedule(at, Event::VethRx(peer));
+        }
+        self.stack.veth_backlogged = backlogged;
     }
 
     /// Bring in the tasks the event woke ([`Stack::wake_up_task`]), once its CPU work is on the

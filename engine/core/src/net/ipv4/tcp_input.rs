@@ -85,8 +85,9 @@ pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
         c.rx_skb_softirq_ns
     };
     w.charge(sk, softirq);
+    let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
-    if tp.state == TcpState::Established && !tp.processing_backlog && tp.sock_owned_by_user() {
+    if tp.state == TcpState::Established && !tp.processing_backlog && tp.sock_owned_by_user(now) {
         // The reader (until its copy is done and it has processed the backlog) or the writer
         // (until its send() returns) holds the socket: tcp_add_backlog, processed in order
         // when it lets go (release_sock).
