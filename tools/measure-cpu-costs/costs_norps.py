@@ -49,6 +49,9 @@ def one(name):
         "rx_skb_ns (data rx softirq on CPU 0, per skb)": g0(*rx) / pkts * 1e9,
         "ack_rcv_ns (tcp_ack both CPUs + ACK rx on CPU 1, per ACK)":
             (g0("tcp_ack") + g1("tcp_ack", *rx)) / max(acks, 1) * 1e9,
+        "ack_rcv_softirq_ns (the ACK's receive path on CPU 1, per ACK)":
+            g1(*rx) / max(acks, 1) * 1e9,
+        "rx_skb_softirq_ns (rx_dev + rx_ip on CPU 0, per skb)": g0("rx_dev", "rx_ip") / pkts * 1e9,
         "rtx_free_ns (skb_free + rtx_clean on CPU 0, per skb)":
             g0("skb_free", "rtx_clean") / pkts * 1e9,
         "wake_ipi_ns (CPU 0 wake layer, per IPI to CPU 1)": g0("wake") / wakes * 1e9,

@@ -58,7 +58,7 @@ fn a_run_whose_time_stops_advancing_ends_with_a_warning() {
     let sc = Scenario::parse("title = \"t\"\n[link]\nkind = \"loopback\"\n", "lo.toml").unwrap();
     let mut cfg = sc.config(None, &[]).unwrap();
     for h in &mut cfg.hosts {
-        h.cpu.costs = false;
+        h.cpu.model = sendpath_core::scenario::CpuModel::Free;
     }
     let t0 = Instant::now();
     let out = within(Duration::from_secs(60), move || {

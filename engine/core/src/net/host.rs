@@ -38,7 +38,7 @@ use crate::net::sched::sch_generic::PfifoFast;
 use crate::net::sched::sch_tbf::{Tbf, TbfConfig};
 use crate::path::bottleneck::Bottleneck;
 use crate::scenario::cpu_costs::CpuCosts;
-use crate::scenario::{Config, HostConfig, QdiscKind};
+use crate::scenario::{Config, CpuModel, HostConfig, QdiscKind};
 use crate::trace::{Ev, Trace};
 
 /// What can happen.
@@ -140,11 +140,21 @@ pub struct Host {
     /// Packets the peer's `veth_xmit` put on this host's backlog, each with the socket whose
     /// task runs the NET_RX softirq that receives it (the sender's CPU pays for it).
     pub veth_rx: VecDeque<(Packet, SockId)>,
+    /// When the last of them is processed (the backlog runs in order).
+    pub veth_rx_last_ns: u64,
     /// `tcp_memory_allocated` of this host's sockets (each holds it too).
     pub tcp_memory_allocated: TcpMemoryAllocated,
     /// Sum and count of TCP memory samples (pages).
     pub mem_pages_sum: u64,
     pub mem_samples: u64,
+}
+
+/// A task woken during an event ([`Stack::wake_up_task`]): its application, and the socket
+/// whose task's context ran the wake-up, if another's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wake {
+    pub app: u32,
+    pub waker: Option<SockId>,
 }
 
 /// CPU work kernel code did, for the simulator to put on a core.
@@ -195,6 +205,13 @@ pub struct Stack {
     pub xmit_refused: Option<u64>,
     /// CPU work handed to the simulator's CPU model, in order, when the event ends.
     pub cpu_charges: Vec<CpuCharge>,
+    /// Tasks woken during the current event, for the simulator to bring in on their CPUs
+    /// ([`Stack::wake_up_task`]).
+    pub wakes: Vec<Wake>,
+    /// skbs a veth put on a peer's backlog during the current event: (peer host, the socket
+    /// whose context runs the NET_RX softirq, the transmit's instant), for the simulator to
+    /// run once that context's CPU work so far is done.
+    pub veth_backlogged: Vec<(u16, SockId, u64)>,
     /// Each host's CPU cost table.
     costs: Vec<CpuCosts>,
     /// Interval between memory samples, ns.
@@ -272,6 +289,7 @@ impl Stack {
                 veth_peer: (cfg.link.veth && !cfg.link.forwarder).then_some(((i + 1) % n) as u16),
                 rx_seg_id: RX_SEG_ID_BASE + ((i as u64) << 36),
                 veth_rx: VecDeque::new(),
+                veth_rx_last_ns: 0,
                 tcp_memory_allocated: TcpMemoryAllocated::default(),
                 mem_pages_sum: 0,
                 mem_samples: 0,
@@ -304,6 +322,8 @@ impl Stack {
             softirq_owner: None,
             xmit_refused: None,
             cpu_charges: Vec::new(),
+            wakes: Vec::new(),
+            veth_backlogged: Vec::new(),
             costs,
             sample_ns: 10_000_000,
             tcp_sack_opts: Default::default(),
@@ -390,11 +410,14 @@ impl Stack {
         q[at] = new;
     }
 
-    /// `try_to_wake_up` of the task of application `app` on `host`: it runs once the scheduler
-    /// has brought it in on its CPU, after the host's wake-up latency (`wakeup_ns`).
-    pub fn wake_up_task(&mut self, host: u16, app: u32) {
-        let t = self.now_ns + self.costs(host).wakeup_ns;
-        self.schedule(t, Event::App(app));
+    /// `try_to_wake_up` of the task of application `app`, sleeping on socket `sk`: the
+    /// simulator brings it in on its CPU when the event ends (`World::apply_wakes`), which
+    /// decides, from how long that CPU has been idle, whether the wake-up needs an IPI. A
+    /// softirq that runs in another socket's task (a veth's or loopback's receive inside that
+    /// task's system call) pays for that IPI: `waker`.
+    pub fn wake_up_task(&mut self, app: u32, sk: SockId) {
+        let waker = self.softirq_owner.filter(|&owner| owner != sk);
+        self.wakes.push(Wake { app, waker });
     }
 
     /// How many queued events equal `ev` (for tests).
@@ -594,10 +617,12 @@ fn make_qdisc(cfg: &Config, hc: &HostConfig, host: u16) -> Qdisc {
 /// On a veth the receiver has no per-frame driver or GRO work (`rx_seg_ns`): the GSO skb
 /// arrives whole, without NAPI.
 fn host_costs(cfg: &Config, hc: &HostConfig) -> CpuCosts {
-    if !hc.cpu.costs {
-        return CpuCosts::FREE;
-    }
-    let mut c = CpuCosts::MEASURED_6_18_VM.scaled(100, hc.cpu.speed_percent as u64);
+    let table = match hc.cpu.model {
+        CpuModel::Free => return CpuCosts::FREE,
+        CpuModel::Reference => CpuCosts::MEASURED_6_18_VM,
+        CpuModel::EpycVm => CpuCosts::MEASURED_6_18_EPYC_VM,
+    };
+    let mut c = table.scaled(100, hc.cpu.speed_percent as u64);
     if cfg.link.veth {
         c.rx_seg_ns = 0;
     }

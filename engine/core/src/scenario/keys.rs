@@ -761,10 +761,10 @@ pub static KEYS: &[KeyDef] = &[
     KeyDef {
         name: "cpu.model",
         group: Group::Cpu,
-        kind: Kind::Choice(&["reference", "free"]),
+        kind: Kind::Choice(&["reference", "epyc-vm", "free"]),
         since: None,
         per_host: true,
-        doc: "Cost model of kernel work: reference = documented per-operation costs; free = CPU is never a limit",
+        doc: "Cost model of kernel work: reference = per-operation costs measured on the Intel Xeon VM the project was built on; epyc-vm = the same operations measured on the AMD EPYC VM it runs on since (2026-11-27); free = CPU is never a limit",
         default: |_| s("reference"),
     },
     // ---- application ----

@@ -383,7 +383,9 @@ impl Scenario {
             hosts,
             warnings,
         };
-        if loopback && cfg.app.kind == AppKind::TcpStream && cfg.hosts.iter().any(|h| !h.cpu.costs)
+        if loopback
+            && cfg.app.kind == AppKind::TcpStream
+            && cfg.hosts.iter().any(|h| !h.cpu.costs())
         {
             // On loopback the CPU is the only thing that takes time: without its costs a
             // stream moves any amount of data at t = 0 (and an endless one never ends).
@@ -395,7 +397,7 @@ impl Scenario {
         if veth
             && !cfg.link.forwarder
             && cfg.app.kind == AppKind::TcpStream
-            && cfg.hosts.iter().any(|h| !h.cpu.costs)
+            && cfg.hosts.iter().any(|h| !h.cpu.costs())
         {
             // A veth has no line rate and no wire: as on loopback, only the CPU takes time.
             return Err(err(
@@ -406,7 +408,7 @@ impl Scenario {
         if cfg.link.forwarder
             && cfg.link.bottleneck_bps == 0
             && cfg.app.kind == AppKind::TcpStream
-            && cfg.hosts.iter().any(|h| !h.cpu.costs)
+            && cfg.hosts.iter().any(|h| !h.cpu.costs())
         {
             // The lab's forwarder holds each frame for the delay but serialises nothing: without
             // the CPU's costs a stream moves a whole window per round trip, whatever the window
@@ -1184,7 +1186,7 @@ impl Config {
         // the bytes it moves: 1-byte writes at 10 Gbit/s are 1.25 G system calls a second, each
         // an event of its own.
         // So are the reader's reads (`app.read_size_bytes`).
-        let free_cpu = self.hosts.iter().any(|h| !h.cpu.costs);
+        let free_cpu = self.hosts.iter().any(|h| !h.cpu.costs());
         if !free_cpu {
             return (packets, how);
         }
@@ -1371,8 +1373,26 @@ pub struct CpuConfig {
     pub cores: u32,
     /// 100 = the measured machine; 200 = twice as fast.
     pub speed_percent: u32,
-    /// CPU work costs time (`reference`) or is free (`free`).
-    pub costs: bool,
+    /// Which measured cost table CPU work follows, or none (`free`).
+    pub model: CpuModel,
+}
+
+/// `cpu.model`: the cost table of a host's CPU work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuModel {
+    /// [`cpu_costs::CpuCosts::MEASURED_6_18_VM`]: the Intel Xeon VM the project was built on.
+    Reference,
+    /// [`cpu_costs::CpuCosts::MEASURED_6_18_EPYC_VM`]: the AMD EPYC VM it runs on since.
+    EpycVm,
+    /// CPU work takes no time.
+    Free,
+}
+
+impl CpuConfig {
+    /// CPU work takes time (a cost table applies).
+    pub fn costs(&self) -> bool {
+        self.model != CpuModel::Free
+    }
 }
 
 /// Everything that may differ between hosts.
@@ -1490,7 +1510,11 @@ impl HostConfig {
             cpu: CpuConfig {
                 cores: g.int("cpu.cores") as u32,
                 speed_percent: g.int("cpu.speed_percent") as u32,
-                costs: g.str("cpu.model") == "reference",
+                model: match g.str("cpu.model") {
+                    "reference" => CpuModel::Reference,
+                    "epyc-vm" => CpuModel::EpycVm,
+                    _ => CpuModel::Free,
+                },
             },
         }
     }

@@ -80,6 +80,9 @@ pub struct App {
     /// The current `send()` has copied its bytes; its closing `tcp_push` runs when the copy's
     /// CPU time is over.
     pending_push: Option<tcp::PendingPush>,
+    /// That `send()` returns from its system call after `release_sock` (a call that pushed at
+    /// once, `tcp_sendmsg_locked`, has paid for its way out already).
+    syscall_exit_due: bool,
 }
 
 impl App {
@@ -111,6 +114,7 @@ impl App {
             send_more: false,
             think_after_send_ns: 0,
             pending_push: None,
+            syscall_exit_due: false,
             round: 0,
             chunk: 0,
             to_read: 0,
@@ -358,6 +362,7 @@ pub fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         rcv_sack: Default::default(),
         owned_until_ns: 0,
         send_owned: false,
+        send_owned_from_ns: 0,
         sk_backlog: Default::default(),
         processing_backlog: false,
         ack_deferred: false,
@@ -412,8 +417,12 @@ pub fn step(w: &mut World, a: u32) {
                 return;
             }
         }
-        // The last send() returns now that its CPU time is over: release_sock.
+        // The last send() lets its socket go now that its CPU time is over (release_sock),
+        // and returns from the system call.
         tcp::release_sock(w, sk);
+        if std::mem::take(&mut w.apps[a as usize].syscall_exit_due) {
+            tcp::syscall_exit(w, sk);
+        }
         let think = std::mem::take(&mut w.apps[a as usize].think_after_send_ns);
         if think > 0 && w.apps[a as usize].finished_ns.is_none() {
             w.schedule(now + think, Event::App(a));
@@ -484,10 +493,15 @@ fn after_syscall(w: &mut World, a: u32, think_ns: u64) {
 /// `push` is the call's closing `tcp_push`, still to run once the copy's CPU time is over
 /// (`None` when the call has pushed already).
 fn send_returns(w: &mut World, a: u32, think_ns: u64, push: Option<tcp::PendingPush>) {
-    let sk = w.apps[a as usize].sk;
-    w.socks[sk as usize].send_owned = true;
+    let (sk, host) = (w.apps[a as usize].sk, w.apps[a as usize].host);
+    // lock_sock comes after the system call's entry.
+    let from = w.now_ns + tcp::syscall_entry_ns(w.costs(host));
+    let tp = &mut w.socks[sk as usize];
+    tp.send_owned = true;
+    tp.send_owned_from_ns = from;
     let app = &mut w.apps[a as usize];
     app.think_after_send_ns = think_ns;
+    app.syscall_exit_due = push.is_some();
     app.pending_push = push;
     after_syscall(w, a, 0);
 }

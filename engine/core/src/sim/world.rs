@@ -17,7 +17,7 @@
 
 use std::ops::{Deref, DerefMut};
 
-use crate::include::linux::skbuff::SockId;
+use crate::include::linux::skbuff::{SockId, NO_SOCK};
 use crate::net::host::{CpuCharge, Event, Stack};
 use crate::net::ipv4::{tcp_output, tcp_timer};
 use crate::scenario::Config;
@@ -113,6 +113,64 @@ impl World {
         if let Some((sk, cost_ns)) = self.stack.take_charge_acc() {
             self.charge_sock(sk, cost_ns);
         }
+        if !self.stack.wakes.is_empty() {
+            self.apply_wakes();
+        }
+        if !self.stack.veth_backlogged.is_empty() {
+            self.schedule_veth_rx();
+        }
+    }
+
+    /// Run the NET_RX softirq of each skb a veth put on its peer's backlog when the context
+    /// that transmitted it has done its CPU work so far: on Linux the softirq runs when
+    /// `__dev_queue_xmit` re-enables bottom halves, after the transmit path's work, on the
+    /// transmitting task's CPU. The peer's backlog is processed in order.
+    #[inline(never)]
+    fn schedule_veth_rx(&mut self) {
+        let mut backlogged = std::mem::take(&mut self.stack.veth_backlogged);
+        for (peer, owner, t) in backlogged.drain(..) {
+            let mut at = t;
+            if owner != NO_SOCK {
+                at = at.max(self.core_of(owner).busy_until_ns);
+            }
+            let host = &mut self.stack.hosts[peer as usize];
+            at = at.max(host.veth_rx_last_ns);
+            host.veth_rx_last_ns = at;
+            self.stack.schedule(at, Event::VethRx(peer));
+        }
+        self.stack.veth_backlogged = backlogged;
+    }
+
+    /// Bring in the tasks the event woke ([`Stack::wake_up_task`]), once its CPU work is on the
+    /// cores: a task whose core has been idle less than `idle_poll_ns` runs after
+    /// `wake_polling_ns`; one whose core has halted needs an IPI, which costs the waker's core
+    /// (`CpuCosts::wake_up`), and runs after `wakeup_ns`.
+    ///
+    /// Simplified: the woken task's core is idle from the end of the last work charged to it,
+    /// whoever's it was; a core still busy counts as idle 0 ns (no IPI: it is running).
+    #[inline(never)]
+    fn apply_wakes(&mut self) {
+        let now = self.stack.now_ns;
+        let mut wakes = std::mem::take(&mut self.stack.wakes);
+        for wake in wakes.drain(..) {
+            // The waker's softirq reached sk_data_ready after the work it did before (its core
+            // is busy with it until then): the wake-up happens at the end of that work.
+            let at = match wake.waker {
+                Some(waker) => now.max(self.core_of(waker).busy_until_ns),
+                None => now,
+            };
+            let app = &self.apps[wake.app as usize];
+            let cpu = &self.cpus[app.host as usize];
+            let idle_ns = at.saturating_sub(cpu.core(app.core as usize).busy_until_ns);
+            let (latency_ns, ipi_ns) = cpu.costs.wake_up(idle_ns);
+            if let Some(waker) = wake.waker {
+                if ipi_ns > 0 {
+                    self.charge_sock(waker, ipi_ns);
+                }
+            }
+            self.stack.schedule(at + latency_ns, Event::App(wake.app));
+        }
+        self.stack.wakes = wakes;
     }
 
     /// The charges [`Stack::charge`] handed on during the event (an event that worked for
@@ -130,6 +188,13 @@ impl World {
             }
         }
         self.stack.cpu_charges = charges;
+    }
+
+    /// The core of the application that owns socket `sk`.
+    fn core_of(&self, sk: SockId) -> &crate::sim::cpu::Core {
+        let tp = &self.stack.socks[sk as usize];
+        let app = &self.apps[tp.app as usize];
+        self.cpus[tp.host as usize].core(app.core as usize)
     }
 
     #[inline(always)]

@@ -175,6 +175,23 @@ mod tests {
         assert_eq!(w.cpus[1].core(core).busy_total_ns, receiver_host_busy);
     }
 
+    #[test]
+    fn the_peers_softirq_runs_once_the_transmit_paths_work_is_done() {
+        let (mut w, _) = second_small_write(VETH);
+        w.flush_charges();
+        let sender = w.apps.iter().find(|a| a.sk == 0).unwrap();
+        let busy = w.cpus[0].core(sender.core as usize).busy_until_ns;
+        assert!(busy > w.now_ns, "the transmit charged the sender's core");
+        let rcv_nxt = w.socks[1].rcv_nxt;
+        while w.socks[1].rcv_nxt == rcv_nxt {
+            assert!(w.step());
+        }
+        assert!(
+            w.now_ns >= busy,
+            "NET_RX runs when __dev_queue_xmit re-enables bottom halves, after the transmit"
+        );
+    }
+
     const FORWARDER: &str = "[link]\nkind = \"veth\"\ndelay_us = 20000\n";
 
     #[test]

@@ -623,6 +623,8 @@ pub struct TcpSock {
     /// The writer holds the socket: its `send()` took `lock_sock` and has not yet returned
     /// (`release_sock` runs when the call's CPU time is over, at the application's next step).
     pub send_owned: bool,
+    /// When that `send()` took the socket (`lock_sock`, after the system call's entry).
+    pub send_owned_from_ns: u64,
     pub sk_backlog: VecDeque<Packet>,
     /// The backlog is being processed (`__release_sock`, `__sk_flush_backlog`).
     pub processing_backlog: bool,
@@ -659,11 +661,12 @@ pub struct TcpSock {
 }
 
 impl TcpSock {
-    /// `sock_owned_by_user`: a reader's `tcp_recvmsg` or a writer's `send()` holds the socket;
-    /// segments wait in `sk_backlog` and the TSQ handler is deferred until `release_sock`.
+    /// `sock_owned_by_user` at `now_ns`: a reader's `tcp_recvmsg` or a writer's `send()`
+    /// holds the socket; segments wait in `sk_backlog` and the TSQ handler is deferred until
+    /// `release_sock`.
     #[inline]
-    pub fn sock_owned_by_user(&self) -> bool {
-        self.owned_until_ns > 0 || self.send_owned
+    pub fn sock_owned_by_user(&self, now_ns: u64) -> bool {
+        self.owned_until_ns > 0 || (self.send_owned && now_ns >= self.send_owned_from_ns)
     }
 
     /// `tcp_packets_in_flight`.

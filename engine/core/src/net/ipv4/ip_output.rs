@@ -108,7 +108,7 @@ impl Stack {
                 // context that transmitted (a veth softirq's, or the sending socket's task).
                 let owner = self.softirq_owner.unwrap_or(pkt.sk);
                 self.hosts[peer as usize].veth_rx.push_back((pkt, owner));
-                self.schedule(t, Event::VethRx(peer));
+                self.veth_backlogged.push((peer, owner, t));
                 continue;
             }
             match self.hosts[host as usize].link_out {

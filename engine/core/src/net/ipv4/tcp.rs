@@ -68,6 +68,7 @@ pub fn tcp_sendmsg_locked(
     match tcp_sendmsg_copy(w, sk, size, flags, resumed) {
         SendCopy::Copied(push) => {
             tcp_sendmsg_push(w, sk, push);
+            syscall_exit(w, sk);
             SendOutcome::Done
         }
         SendCopy::Blocked { copied } => SendOutcome::Blocked { copied },
@@ -92,7 +93,7 @@ pub fn tcp_sendmsg_copy(
     if !resumed {
         w.emit(host, sk, || Ev::SendmsgCall { size, msg_more });
         let c = w.costs(host);
-        let cost = c.syscall_ns + c.sendmsg_ns;
+        let cost = syscall_entry_ns(c) + c.sendmsg_ns;
         w.charge(sk, cost);
     }
     if !resumed {
@@ -206,6 +207,20 @@ pub fn tcp_sendmsg_push(w: &mut Stack, sk: SockId, push: PendingPush) {
     tcp_push(w, sk, push.msg_more, push.mss_now, nonagle, push.size_goal);
     let total = push.copied;
     w.emit(host, sk, || Ev::SendmsgDone { copied: total });
+}
+
+/// The part of a `send()` system call's own cost (`syscall_ns`) before `tcp_sendmsg` takes the
+/// socket (`lock_sock`): entry, VFS and socket dispatch. Estimate: half of it; the other half,
+/// the way back out after `release_sock`, is [`syscall_exit`].
+pub fn syscall_entry_ns(c: &crate::scenario::cpu_costs::CpuCosts) -> u64 {
+    c.syscall_ns - c.syscall_ns / 2
+}
+
+/// The way out of a `send()` system call after `release_sock`: the rest of `syscall_ns`.
+pub fn syscall_exit(w: &mut Stack, sk: SockId) {
+    let host = w.socks[sk as usize].host;
+    let c = w.costs(host).syscall_ns / 2;
+    w.charge(sk, c);
 }
 
 /// `wait_for_space`: push what this call queued, then sleep in `sk_stream_wait_memory`.
@@ -542,7 +557,7 @@ pub fn sk_stream_write_space(w: &mut Stack, sk: SockId) {
             sndbuf: b,
             notsent: n,
         });
-        w.wake_up_task(host, app);
+        w.wake_up_task(app, sk);
     }
 }
 
@@ -551,8 +566,8 @@ pub fn sk_data_ready(w: &mut Stack, sk: SockId) {
     let tp = &mut w.socks[sk as usize];
     if tp.reader_waiting {
         tp.reader_waiting = false;
-        let (app, host) = (tp.app, tp.host);
-        w.wake_up_task(host, app);
+        let app = tp.app;
+        w.wake_up_task(app, sk);
     }
 }
 

@@ -76,8 +76,18 @@ pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
     // 2 MB transfer (public/samples/bulk-40ms.jsonl) counted TcpInSegs 165 = IpInReceives 165
     // while the sender's TcpOutSegs was 1386.
     w.mib(host).inc(Mib::TcpInSegs);
+    // The receive path up to the socket runs here, in the softirq's context, wherever the
+    // segment is processed (tcp_v4_do_rcv charges the rest).
+    let c = w.costs(host);
+    let softirq = if pkt.payload_len() == 0 {
+        c.ack_rcv_softirq_ns
+    } else {
+        c.rx_skb_softirq_ns
+    };
+    w.charge(sk, softirq);
+    let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
-    if tp.state == TcpState::Established && !tp.processing_backlog && tp.sock_owned_by_user() {
+    if tp.state == TcpState::Established && !tp.processing_backlog && tp.sock_owned_by_user(now) {
         // The reader (until its copy is done and it has processed the backlog) or the writer
         // (until its send() returns) holds the socket: tcp_add_backlog, processed in order
         // when it lets go (release_sock).
@@ -89,17 +99,17 @@ pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
 
 /// `tcp_v4_do_rcv`: a segment processed by its socket, from the softirq or from the backlog.
 ///
-/// Its CPU cost (an ACK through `tcp_ack`, or a (GRO'd) data skb and its segments) is charged
-/// here, where the segment is processed: in the receive softirq, or, for a segment that waited
-/// in the backlog, by the socket's user in `release_sock`. Simplified: the softirq's share of a
-/// backlogged segment (`ip_rcv`, the socket lookup, `sk_add_backlog`) is not charged apart.
+/// Its CPU cost (an ACK through `tcp_ack`, or a (GRO'd) data skb and its segments), less the
+/// receive path before the socket that `tcp_v4_rcv` charged to the softirq, is charged here,
+/// where the segment is processed: in the receive softirq, or, for a segment that waited in
+/// the backlog, by the socket's user in `release_sock`.
 pub fn tcp_v4_do_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
     let host = w.socks[sk as usize].host;
     let c = w.costs(host);
     let cost = if pkt.payload_len() == 0 {
-        c.ack_rcv_ns
+        c.ack_rcv_ns - c.ack_rcv_softirq_ns
     } else {
-        c.rx_skb_ns + c.rx_seg_ns * pkt.gso_segs.max(1) as u64
+        c.rx_skb_ns - c.rx_skb_softirq_ns + c.rx_seg_ns * pkt.gso_segs.max(1) as u64
     };
     w.charge(sk, cost);
     let tp = &mut w.socks[sk as usize];

@@ -1341,8 +1341,9 @@ pub fn tcp_tasklet_func(w: &mut Stack, sk: SockId) {
 /// socket's user holds it ("if (!sock_owned_by_user(sk)) tcp_tsq_write(sk); else if
 /// (!test_and_set_bit(TCP_TSQ_DEFERRED, ...))"), from `tcp_release_cb` when it lets go.
 pub fn tcp_tsq_handler(w: &mut Stack, sk: SockId) {
+    let now = w.now_ns;
     let tp = &mut w.socks[sk as usize];
-    if tp.sock_owned_by_user() {
+    if tp.sock_owned_by_user(now) {
         tp.tsq_flags |= TCP_TSQ_DEFERRED;
         return;
     }
@@ -2393,7 +2394,7 @@ mod tests {
         // sub-MSS skb go.
         tcp::release_sock(&mut w, 0);
         assert_eq!(w.socks[0].tsq_flags & TCP_TSQ_DEFERRED, 0);
-        assert!(!w.socks[0].sock_owned_by_user());
+        assert!(!w.socks[0].sock_owned_by_user(w.now_ns));
         assert_eq!(w.socks[0].snd_nxt, una + 1000, "sent from tcp_release_cb");
     }
 
