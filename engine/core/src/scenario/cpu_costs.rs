@@ -434,7 +434,10 @@ mod tests {
         let c = CpuCosts::MEASURED_6_18_VM;
         assert_eq!(c.wake_up(0), (c.wakeup_ns, 0));
         assert_eq!(c.wake_up(1_000_000), (c.wakeup_ns, 0));
-        assert_eq!(c.ack_rcv_softirq_ns, 0, "not measured there: all of it at the socket");
+        assert_eq!(
+            c.ack_rcv_softirq_ns, 0,
+            "not measured there: all of it at the socket"
+        );
     }
 
     #[test]
