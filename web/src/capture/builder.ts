@@ -783,24 +783,28 @@ function mergeTimeline(tables: EventTable[]): {
   for (const t of tables) total += t.count;
   const timelineKind = new Uint8Array(total);
   const timelineRow = new Uint32Array(total);
-  const heads = new Array<number>(tables.length).fill(0);
+  // The tables with events, in kind order, and the time of each one's next event (Infinity
+  // once it has none): the inner loop, once per event, reads one small array.
+  const live = tables.filter((t) => t.count > 0);
+  const kinds = Uint8Array.from(live, (t) => tables.indexOf(t));
+  const times = live.map((t) => t.t_ns);
+  const counts = live.map((t) => t.count);
+  const next = Float64Array.from(live, (t) => t.t_ns[0]!);
+  const heads = new Uint32Array(live.length);
   for (let out = 0; out < total; out++) {
-    let best = -1;
-    let bestT = Infinity;
-    for (let k = 0; k < tables.length; k++) {
-      const table = tables[k]!;
-      const h = heads[k]!;
-      if (h < table.count) {
-        const t = table.t_ns[h]!;
-        if (t < bestT) {
-          bestT = t;
-          best = k;
-        }
+    let best = 0;
+    let bestT = next[0]!;
+    for (let j = 1; j < next.length; j++) {
+      if (next[j]! < bestT) {
+        bestT = next[j]!;
+        best = j;
       }
     }
-    timelineKind[out] = best;
-    timelineRow[out] = heads[best]!;
-    heads[best]!++;
+    const row = heads[best]!;
+    timelineKind[out] = kinds[best]!;
+    timelineRow[out] = row;
+    heads[best] = row + 1;
+    next[best] = row + 1 < counts[best]! ? times[best]![row + 1]! : Infinity;
   }
   return { timelineKind, timelineRow };
 }
