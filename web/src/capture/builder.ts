@@ -97,7 +97,7 @@ const EXACT_DIGITS = 15;
 
 /**
  * For exactEvent: the value of type `type` starting at buf[a], up to the next space or `to`.
- * Numbers go to values[f] (addresses and names are only checked: they are interned once the
+ * Numbers go to column[row] (addresses and names are only checked: they are interned once the
  * whole line is known good). Returns where the value ends, or -1 if it is not plain.
  */
 function plainValue(
@@ -105,8 +105,8 @@ function plainValue(
   buf: Uint8Array,
   a: number,
   to: number,
-  values: Float64Array,
-  f: number,
+  column: Float64Array,
+  row: number,
 ): number {
   let b = a;
   switch (type) {
@@ -120,7 +120,7 @@ function plainValue(
         v = v * 10 + d;
       }
       if (b === digits || b - digits > EXACT_DIGITS) return -1;
-      values[f] = neg ? -v : v;
+      column[row] = neg ? -v : v;
       return b;
     }
     case FieldType.Hex:
@@ -140,7 +140,7 @@ function plainValue(
       // 13 hexadecimal digits fit a double exactly; addresses of any length are interned.
       if (type === FieldType.Address) return b;
       if (b - a > EXACT_DIGITS) return -1;
-      values[f] = v;
+      column[row] = v;
       return b;
     }
     case FieldType.String:
@@ -185,9 +185,9 @@ class TableBuilder {
   /** The blocks filled so far, of the times and of each column (the last one being filled). */
   private readonly tBlocks: Float64Array[] = [];
   private readonly colBlocks: Float64Array[][];
-  /** The block being filled, and the next row in it. */
+  /** The block being filled, of the times and of each column, and the next row in it. */
   private t: Float64Array = new Float64Array(0);
-  private cols: Float64Array[];
+  cols: Float64Array[];
   private row = 0;
 
   constructor(kind: EventKind) {
@@ -208,13 +208,27 @@ class TableBuilder {
   }
 
   push(t: number, values: Float64Array): void {
+    const row = this.nextRow();
+    for (let i = 0; i < this.cols.length; i++) this.cols[i]![row] = values[i]!;
+    this.keepRow(t);
+  }
+
+  /**
+   * The row the next event goes to, in the blocks `cols`: exactEvent writes its values there
+   * in place, then keeps the row (or leaves it to be overwritten).
+   */
+  nextRow(): number {
     if (this.row === this.t.length) this.addBlock();
+    return this.row;
+  }
+
+  /** Keeps the row nextRow gave, at time t. */
+  keepRow(t: number): void {
     const row = this.row++;
     this.count++;
     if (t < this.lastT) this.sorted = false;
     this.lastT = t;
     this.t[row] = t;
-    for (let i = 0; i < this.cols.length; i++) this.cols[i]![row] = values[i]!;
   }
 
   private addBlock(): void {
@@ -444,14 +458,15 @@ export class ReplayBuilder {
     const table = this.tables[k]!;
     const names = table.fieldBytes;
     const types = table.types;
-    const values = this.scratch;
+    const row = table.nextRow();
+    const cols = table.cols;
     const spans = this.spans;
     for (let f = 0; f < names.length; f++) {
       // pos is on the space before the field.
       const name = names[f]!;
       const a = pos + name.length + 2;
       if (a > to || buf[a - 1] !== 61 /* = */ || !sameBytes(buf, pos + 1, name)) return false;
-      const b = plainValue(types[f]!, buf, a, to, values, f);
+      const b = plainValue(types[f]!, buf, a, to, cols[f]!, row);
       if (b < 0 || (b < to && buf[b] !== 32)) return false;
       spans[2 * f] = a;
       spans[2 * f + 1] = b;
@@ -463,10 +478,10 @@ export class ReplayBuilder {
     for (let f = 0; f < names.length; f++) {
       const type = types[f]!;
       if (type === FieldType.Address || type === FieldType.String)
-        values[f] = this.fieldValue(type, buf, spans[2 * f]!, spans[2 * f + 1]!);
+        cols[f]![row] = this.fieldValue(type, buf, spans[2 * f]!, spans[2 * f + 1]!);
     }
     const t = this.relTime(buf, tA, tB, line)!;
-    table.push(t, values);
+    table.keepRow(t);
     this.eventsRead++;
     this.seeTime(t);
     return true;
