@@ -76,12 +76,98 @@ function hexBytes(buf: Uint8Array, a: number, b: number): number {
   return v;
 }
 
+/** The index in EVENT_KINDS of the kind named by buf[a, b), or -1. */
+function kindAt(buf: Uint8Array, a: number, b: number): number {
+  for (let i = 0; i < KIND_BYTES.length; i++) {
+    const name = KIND_BYTES[i]!;
+    if (name.length === b - a && sameBytes(buf, a, name)) return i;
+  }
+  return -1;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Most characters of a number exactEvent reads: 15 decimal digits, or 0x and 13 hexadecimal
+ * digits, are below 2^53, which a double holds exactly.
+ */
+const EXACT_DIGITS = 15;
+
+/**
+ * For exactEvent: the value of type `type` starting at buf[a], up to the next space or `to`.
+ * Numbers go to column[row] (addresses and names are only checked: they are interned once the
+ * whole line is known good). Returns where the value ends, or -1 if it is not plain.
+ */
+function plainValue(
+  type: FieldType,
+  buf: Uint8Array,
+  a: number,
+  to: number,
+  column: Float64Array,
+  row: number,
+): number {
+  let b = a;
+  switch (type) {
+    case FieldType.Decimal: {
+      const neg = buf[a] === 45; /* - */
+      const digits = neg ? a + 1 : a;
+      let v = 0;
+      for (b = digits; b < to; b++) {
+        const d = buf[b]! - 48;
+        if (d < 0 || d > 9) break;
+        v = v * 10 + d;
+      }
+      if (b === digits || b - digits > EXACT_DIGITS) return -1;
+      column[row] = neg ? -v : v;
+      return b;
+    }
+    case FieldType.Hex:
+    case FieldType.Address: {
+      if (type === FieldType.Address && to - a >= 5 && sameBytes(buf, a, NIL)) return a + 5;
+      if (buf[a] !== 48 || (buf[a + 1]! | 32) !== 120) return -1;
+      let v = 0;
+      for (b = a + 2; b < to; b++) {
+        const c = buf[b]! | 32;
+        let d: number;
+        if (c >= 48 && c <= 57) d = c - 48;
+        else if (c >= 97 && c <= 102) d = c - 87;
+        else break;
+        v = v * 16 + d;
+      }
+      if (b === a + 2) return -1;
+      // 13 hexadecimal digits fit a double exactly; addresses of any length are interned.
+      if (type === FieldType.Address) return b;
+      if (b - a > EXACT_DIGITS) return -1;
+      column[row] = v;
+      return b;
+    }
+    case FieldType.String:
+      for (; b < to; b++) {
+        const c = buf[b];
+        if (c === 32) break;
+        if (c === 34 || c === 92) return -1; // " and \: JSON escapes
+      }
+      return b;
+  }
+}
+
 /** Diagnostics kept per parse; the rest are counted. */
 export const MAX_DIAGNOSTICS = 100;
 
 /** How a field's text is read (see FIELD_TYPES in model.ts). */
 const FieldType = { Decimal: 0, Hex: 1, Address: 2, String: 3 } as const;
 type FieldType = (typeof FieldType)[keyof typeof FieldType];
+
+/**
+ * Rows of the first block of a table's columns; each next block is twice as large, up to
+ * MAX_BLOCK_ROWS. A table grows by adding a block, never by copying what it holds: its rows are
+ * copied once, into the model's columns, when it is built (a 100 MB capture makes tens of MB
+ * of columns: copying them at each doubling, then trimming them, was 7 % of its parse).
+ */
+const FIRST_BLOCK_ROWS = 256;
+const MAX_BLOCK_ROWS = 1 << 16;
 
 /** A growable set of Float64 columns for one event kind. */
 class TableBuilder {
@@ -95,9 +181,14 @@ class TableBuilder {
   readonly allFields: number;
   count = 0;
   sorted = true;
-  private capacity = 0;
-  t: Float64Array = new Float64Array(0);
+  private lastT = -Infinity;
+  /** The blocks filled so far, of the times and of each column (the last one being filled). */
+  private readonly tBlocks: Float64Array[] = [];
+  private readonly colBlocks: Float64Array[][];
+  /** The block being filled, of the times and of each column, and the next row in it. */
+  private t: Float64Array = new Float64Array(0);
   cols: Float64Array[];
+  private row = 0;
 
   constructor(kind: EventKind) {
     this.kind = kind;
@@ -112,33 +203,61 @@ class TableBuilder {
     this.fields.forEach((f, i) => this.index.set(f, i));
     this.fieldBytes = this.fields.map((f) => ENCODER.encode(f));
     this.allFields = (1 << this.fields.length) - 1;
+    this.colBlocks = this.fields.map(() => []);
     this.cols = this.fields.map(() => new Float64Array(0));
   }
 
   push(t: number, values: Float64Array): void {
-    if (this.count === this.capacity) this.grow();
-    const row = this.count++;
-    if (row > 0 && t < this.t[row - 1]!) this.sorted = false;
-    this.t[row] = t;
+    const row = this.nextRow();
     for (let i = 0; i < this.cols.length; i++) this.cols[i]![row] = values[i]!;
+    this.keepRow(t);
   }
 
-  private grow(): void {
-    this.capacity = Math.max(256, this.capacity * 2);
-    const grown = (old: Float64Array) => {
-      const next = new Float64Array(this.capacity);
-      next.set(old);
-      return next;
-    };
-    this.t = grown(this.t);
-    this.cols = this.cols.map(grown);
+  /**
+   * The row the next event goes to, in the blocks `cols`: exactEvent writes its values there
+   * in place, then keeps the row (or leaves it to be overwritten).
+   */
+  nextRow(): number {
+    if (this.row === this.t.length) this.addBlock();
+    return this.row;
   }
 
-  /** The finished table: trimmed and sorted by time (stable). */
+  /** Keeps the row nextRow gave, at time t. */
+  keepRow(t: number): void {
+    const row = this.row++;
+    this.count++;
+    if (t < this.lastT) this.sorted = false;
+    this.lastT = t;
+    this.t[row] = t;
+  }
+
+  private addBlock(): void {
+    const rows = Math.min(MAX_BLOCK_ROWS, Math.max(FIRST_BLOCK_ROWS, this.t.length * 2));
+    this.t = new Float64Array(rows);
+    this.tBlocks.push(this.t);
+    this.cols = this.colBlocks.map((blocks) => {
+      const block = new Float64Array(rows);
+      blocks.push(block);
+      return block;
+    });
+    this.row = 0;
+  }
+
+  /** The finished table: its blocks joined, sorted by time (stable). */
   build(): EventTable {
     const n = this.count;
-    let t = this.t.slice(0, n);
-    let cols = this.cols.map((c) => c.slice(0, n));
+    const join = (blocks: Float64Array[]) => {
+      const out = new Float64Array(n);
+      let at = 0;
+      for (const block of blocks) {
+        const rows = Math.min(block.length, n - at);
+        out.set(rows === block.length ? block : block.subarray(0, rows), at);
+        at += rows;
+      }
+      return out;
+    };
+    let t = join(this.tBlocks);
+    let cols = this.colBlocks.map(join);
     if (!this.sorted) {
       const order = new Uint32Array(n);
       for (let i = 0; i < n; i++) order[i] = i;
@@ -253,6 +372,8 @@ export class ReplayBuilder {
   /** Events: one table per kind, in EVENT_KINDS order. */
   private readonly tables: TableBuilder[] = EVENT_KINDS.map((k) => new TableBuilder(k));
   private readonly scratch = new Float64Array(16);
+  /** Where each value of the line exactEvent reads starts and ends. */
+  private readonly spans = new Int32Array(32);
   private readonly addresses = new Map<number | string, number>();
   private readonly strings: string[] = [];
   private readonly stringIndex = new Map<string, number>();
@@ -316,21 +437,67 @@ export class ReplayBuilder {
   }
 
   /**
-   * eventPayload on the UTF-8 bytes buf[from, to): the hot path, which makes no string for an
-   * event (device names and long addresses aside, which repeat and are interned).
+   * The hot path: an event exactly as sendpath.bt prints it, `KIND t=NS` then every field of
+   * KIND in EVENT_FIELDS order, one space apart, each value plain (a number of at most 15
+   * decimal or 13 hexadecimal digits, which a double holds exactly; an address or `(nil)`; a
+   * name without a quote or a backslash). Reads it in one pass over its bytes, where eventBytes
+   * looks at each byte twice or more. Returns false, having changed nothing, for anything else,
+   * which eventBytes then reads with its diagnostics. It never reads a quote or a backslash, so
+   * a JSON line holding one is left to JSON.parse (bpftraceRecords.ts relies on it).
+   */
+  exactEvent(buf: Uint8Array, from: number, to: number, line: number): boolean {
+    let pos = from;
+    while (pos < to && buf[pos] !== 32) pos++;
+    const k = kindAt(buf, from, pos);
+    if (k < 0 || buf[pos + 1] !== 116 /* t */ || buf[pos + 2] !== 61 /* = */) return false;
+    const tA = pos + 3;
+    pos = tA;
+    while (pos < to && isDigit(buf[pos]!)) pos++;
+    const tB = pos;
+    if (tB === tA || (pos < to && buf[pos] !== 32)) return false;
+    const table = this.tables[k]!;
+    const names = table.fieldBytes;
+    const types = table.types;
+    const row = table.nextRow();
+    const cols = table.cols;
+    const spans = this.spans;
+    for (let f = 0; f < names.length; f++) {
+      // pos is on the space before the field.
+      const name = names[f]!;
+      const a = pos + name.length + 2;
+      if (a > to || buf[a - 1] !== 61 /* = */ || !sameBytes(buf, pos + 1, name)) return false;
+      const b = plainValue(types[f]!, buf, a, to, cols[f]!, row);
+      if (b < 0 || (b < to && buf[b] !== 32)) return false;
+      spans[2 * f] = a;
+      spans[2 * f + 1] = b;
+      pos = b;
+    }
+    if (pos !== to) return false;
+    // The line is good: now intern its addresses and names (nothing is interned for a line
+    // that is then read by eventBytes, or as JSON).
+    for (let f = 0; f < names.length; f++) {
+      const type = types[f]!;
+      if (type === FieldType.Address || type === FieldType.String)
+        cols[f]![row] = this.fieldValue(type, buf, spans[2 * f]!, spans[2 * f + 1]!);
+    }
+    const t = this.relTime(buf, tA, tB, line)!;
+    table.keepRow(t);
+    this.eventsRead++;
+    this.seeTime(t);
+    return true;
+  }
+
+  /**
+   * eventPayload on the UTF-8 bytes buf[from, to), which makes no string for an event (device
+   * names and long addresses aside, which repeat and are interned). What exactEvent does not
+   * read is read token by token, and a diagnostic names what is wrong with it.
    */
   eventBytes(buf: Uint8Array, from: number, to: number, line: number): boolean {
+    if (this.exactEvent(buf, from, to, line)) return true;
     const n = to;
     let sp = from;
     while (sp < n && buf[sp] !== 32) sp++;
-    let k = -1;
-    for (let i = 0; i < KIND_BYTES.length; i++) {
-      const name = KIND_BYTES[i]!;
-      if (name.length === sp - from && sameBytes(buf, from, name)) {
-        k = i;
-        break;
-      }
-    }
+    const k = kindAt(buf, from, sp);
     if (k < 0) {
       const text = DECODER.decode(buf.subarray(from, to));
       return this.metaPayload(text.slice(0, sp - from), text, sp - from, line);
@@ -631,24 +798,28 @@ function mergeTimeline(tables: EventTable[]): {
   for (const t of tables) total += t.count;
   const timelineKind = new Uint8Array(total);
   const timelineRow = new Uint32Array(total);
-  const heads = new Array<number>(tables.length).fill(0);
+  // The tables with events, in kind order, and the time of each one's next event (Infinity
+  // once it has none): the inner loop, once per event, reads one small array.
+  const live = tables.filter((t) => t.count > 0);
+  const kinds = Uint8Array.from(live, (t) => tables.indexOf(t));
+  const times = live.map((t) => t.t_ns);
+  const counts = live.map((t) => t.count);
+  const next = Float64Array.from(live, (t) => t.t_ns[0]!);
+  const heads = new Uint32Array(live.length);
   for (let out = 0; out < total; out++) {
-    let best = -1;
-    let bestT = Infinity;
-    for (let k = 0; k < tables.length; k++) {
-      const table = tables[k]!;
-      const h = heads[k]!;
-      if (h < table.count) {
-        const t = table.t_ns[h]!;
-        if (t < bestT) {
-          bestT = t;
-          best = k;
-        }
+    let best = 0;
+    let bestT = next[0]!;
+    for (let j = 1; j < next.length; j++) {
+      if (next[j]! < bestT) {
+        bestT = next[j]!;
+        best = j;
       }
     }
-    timelineKind[out] = best;
-    timelineRow[out] = heads[best]!;
-    heads[best]!++;
+    const row = heads[best]!;
+    timelineKind[out] = kinds[best]!;
+    timelineRow[out] = row;
+    heads[best] = row + 1;
+    next[best] = row + 1 < counts[best]! ? times[best]![row + 1]! : Infinity;
   }
   return { timelineKind, timelineRow };
 }

@@ -6,13 +6,12 @@ import {
   bpftraceRecord,
   bpftraceStderr,
   fastPrintfPayload,
-  printfPayloadStart,
+  readPrintfSpan,
 } from './bpftraceRecords';
 import { excerpt, tryJson, type Importer } from './importer';
 
 /** Module-local: called once per line. */
 const printfPayload = fastPrintfPayload;
-const payloadStart = printfPayloadStart;
 
 export class BpftraceJsonImporter implements Importer {
   readonly builder = new ReplayBuilder('bpftrace-json');
@@ -20,9 +19,9 @@ export class BpftraceJsonImporter implements Importer {
   private records = 0;
 
   span(buf: Uint8Array, start: number, end: number, lineNo: number): boolean {
-    const a = payloadStart(buf, start, end);
-    if (a < 0) return false;
-    if (this.builder.eventBytes(buf, a, end - 4, lineNo)) this.records++;
+    const read = readPrintfSpan(this.builder, buf, start, end, lineNo);
+    if (read === null) return false;
+    if (read) this.records++;
     return true;
   }
 

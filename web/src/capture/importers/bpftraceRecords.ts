@@ -64,10 +64,10 @@ export function fastPrintfPayload(line: string): string | null {
 const PREFIX_BYTES = PRINTF_PREFIXES.map((p) => new TextEncoder().encode(p));
 
 /**
- * fastPrintfPayload on bytes, without making strings: where the payload of the printf line
- * buf[start, end) starts, or -1. Its end is `end - 4` (before `\n"}`).
+ * Where the payload of the printf line buf[start, end) starts, by its start and its end
+ * (`\n"}`) alone, or -1. Its end is `end - 4`.
  */
-export function printfPayloadStart(buf: Uint8Array, start: number, end: number): number {
+function printfPayloadStart(buf: Uint8Array, start: number, end: number): number {
   if (buf[start] !== 123 /* { */ || end - start < 33) return -1;
   let a = -1;
   for (const prefix of PREFIX_BYTES) {
@@ -79,15 +79,36 @@ export function printfPayloadStart(buf: Uint8Array, start: number, end: number):
     }
   }
   if (a < 0) return -1;
-  // Ends with \n"} and nothing to unescape in between.
   const b = end - 4;
   if (b < a || buf[b] !== 92 || buf[b + 1] !== 110 || buf[b + 2] !== 34 || buf[b + 3] !== 125)
     return -1;
-  for (let i = a; i < b; i++) {
-    const c = buf[i];
-    if (c === 34 || c === 92) return -1;
-  }
   return a;
+}
+
+/**
+ * fastPrintfPayload on bytes, without making strings: reads the printf line buf[start, end) of
+ * sendpath.bt in place. Returns null when the line needs the general path (not such a line, or
+ * a payload with a quote or a backslash, which only JSON.parse reads right), else whether its
+ * payload was read (false after a diagnostic).
+ */
+export function readPrintfSpan(
+  b: ReplayBuilder,
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  lineNo: number,
+): boolean | null {
+  const a = printfPayloadStart(buf, start, end);
+  if (a < 0) return null;
+  const z = end - 4;
+  // Nearly every line is an event exactly as sendpath.bt prints it, which holds no quote or
+  // backslash: read it before looking for them.
+  if (b.exactEvent(buf, a, z, lineNo)) return true;
+  for (let i = a; i < z; i++) {
+    const c = buf[i];
+    if (c === 34 || c === 92) return null;
+  }
+  return b.eventBytes(buf, a, z, lineNo);
 }
 
 /** A parsed bpftrace JSON record; returns false (after a diagnostic) if it is not one. */

@@ -8,14 +8,13 @@ import { jsonKind, nstatFromJson } from '../nstat';
 import {
   bpftraceRecord,
   fastPrintfPayload,
-  printfPayloadStart,
+  readPrintfSpan,
   BPFTRACE_JSON_TYPES,
 } from './bpftraceRecords';
 import { excerpt, tryJson, type Importer } from './importer';
 
 /** Module-local: called once per line. */
 const printfPayload = fastPrintfPayload;
-const payloadStart = printfPayloadStart;
 
 export const CAPTURE_FORMAT_VERSION = 1;
 
@@ -118,9 +117,9 @@ export class SendpathCaptureImporter implements Importer {
 
   span(buf: Uint8Array, start: number, end: number, lineNo: number): boolean {
     if (!this.sawHeader) return false;
-    const a = payloadStart(buf, start, end);
-    if (a < 0) return false;
-    if (this.builder.eventBytes(buf, a, end - 4, lineNo)) this.records++;
+    const read = readPrintfSpan(this.builder, buf, start, end, lineNo);
+    if (read === null) return false;
+    if (read) this.records++;
     return true;
   }
 
