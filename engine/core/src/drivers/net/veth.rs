@@ -8,9 +8,10 @@
 //!   the skb on this CPU's backlog (RPS off) and raises NET_RX. The softirq runs when
 //!   `__dev_queue_xmit` re-enables bottom halves (`rcu_read_unlock_bh`), so the peer's
 //!   `ip_rcv` and `tcp_v4_rcv` run in the sender's context, on the sender's CPU. The world
-//!   queues the skb on the peer's backlog and runs it at the instant of the transmit
-//!   (`Stack::veth_rx` in `net/ipv4/ip_input.rs`), charging the softirq's CPU work to the
-//!   socket whose transmit raised it.
+//!   queues the skb on the peer's backlog and runs it once the sender's CPU work so far (the
+//!   transmit path) is done (`World::schedule_veth_rx`, `Stack::veth_rx` in
+//!   `net/ipv4/ip_input.rs`), charging the softirq's CPU work to the socket whose transmit
+//!   raised it.
 //! - `ip_rcv_core` orphans the skb (`skb_orphan`, which runs `tcp_wfree`) in that softirq,
 //!   before `__dev_queue_xmit` returns to TCP. The device therefore reports the skb as freed
 //!   at once: it leaves the sender's `sk_wmem_alloc` at xmit, so TSQ never holds the flow and
@@ -21,17 +22,17 @@
 //!   it, one skb of `gso_segs` segments, without per-frame driver work or GRO.
 //!
 //! Simplified:
-//! - the peer's NET_RX softirq runs after the event that transmitted, at the same instant, not
-//!   nested inside `__dev_queue_xmit`, because the model has no socket backlog for a socket
-//!   its owner holds locked (the sender's own ACKs would re-enter `tcp_write_xmit`); visible
-//!   effect: a `sendmsg` that transmits several skbs returns before the peer has seen the
-//!   first, and the sender processes the ACKs afterwards, as Linux does at `release_sock`.
+//! - the peer's NET_RX softirq runs in an event of its own once the transmitting context's
+//!   CPU work so far is done, not nested inside `__dev_queue_xmit` (the sender's own ACKs
+//!   would re-enter `tcp_write_xmit`); visible effect: a `sendmsg` that transmits several skbs
+//!   has the peer see them after all of its transmits' work, and the sender processes the
+//!   ACKs afterwards, as Linux does at `release_sock`.
 //! - no NAPI/XDP mode (`ethtool -K gro on` or an XDP program on the peer: `veth_xdp_rcv`, the
 //!   ptr_ring and its backpressure with `NETDEV_TX_BUSY`), because a new veth has neither;
 //!   visible effect: a veth with GRO on has no model.
 //! - `__netif_rx` never drops (the backlog's `netdev_max_backlog` of 1000 skbs), because the
-//!   world drains the backlog at the instant of the transmit; visible effect: none unless one
-//!   event transmits more than 1000 skbs.
+//!   world drains the backlog as soon as the transmitting context's work is done; visible
+//!   effect: none unless one context transmits more than 1000 skbs in a row.
 //! - no MTU check (`is_skb_forwardable`), because TCP builds skbs for the link's MTU; visible
 //!   effect: none.
 
