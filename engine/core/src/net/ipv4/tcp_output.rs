@@ -1754,8 +1754,8 @@ pub fn __tcp_select_window(tp: &mut TcpSock) -> u32 {
     // tcp_shrink_window is 0: "do not allow window to shrink".
     if free_space < full_space >> 1 {
         tp.icsk_ack.quick = 0;
-        let g = 1i64 << tp.rcv_wscale;
-        free_space = free_space.div_euclid(g) * g;
+        // round_down(free_space, 1 << rcv_wscale)
+        free_space &= !((1i64 << tp.rcv_wscale) - 1);
         if free_space < allowed_space >> 4 || free_space < mss {
             return 0;
         }
@@ -1765,8 +1765,10 @@ pub fn __tcp_select_window(tp: &mut TcpSock) -> u32 {
     }
     let window = if tp.rcv_wscale > 0 {
         // "Advertise enough space so that it won't get scaled away."
-        let g = 1i64 << tp.rcv_wscale;
-        (free_space + g - 1) / g * g
+        // ALIGN(free_space, 1 << rcv_wscale), with the kernel's mask rather than a division
+        // (a sum below zero rounds down, not towards zero; the clamp below makes both 0).
+        let mask = (1i64 << tp.rcv_wscale) - 1;
+        (free_space + mask) & !mask
     } else {
         let window = tp.rcv_wnd as i64;
         // "Get the largest window that is a nice multiple of mss."
