@@ -1784,12 +1784,54 @@ function sentBySeq(packets: Packets, nSock: number) {
   };
 }
 
+/** The time charts' bins over the run's window. */
+interface ChartBins {
+  from: number;
+  to: number;
+  bins: number;
+  binNs: number;
+}
+
+/*
+ * The charts' series, each pass a function of its own: V8 optimizes each by itself, rather than
+ * compile one long function's first loop on the fly and throw that code away after it.
+ */
 function deriveCharts(c: ChartInput): Charts {
-  const { cols, K, packets, socks, summary } = c;
+  const { packets, socks, summary } = c;
   const from = summary.fromNs;
   const to = summary.toNs;
   const bins = CHART_BINS;
   const binNs = Math.max(1, (to - from) / bins);
+  const b: ChartBins = { from, to, bins, binNs };
+  const rows = chartRows(c, b);
+  const queues = queueOccupancy(packets, summary.result.host_names.length, b);
+  const sockets = socketMaxima(socks, b);
+  const sizes = sizeHistograms(packets);
+  return {
+    from,
+    binNs,
+    bins,
+    ackedBytes: rows.ackedBytes,
+    ackedHostBytes: rows.ackedHostBytes,
+    ackedSentFrom: rows.ackedSentFrom,
+    ackedSentTo: rows.ackedSentTo,
+    wireBytes: rows.wireBytes,
+    linkBps: rows.linkBps,
+    serializeMaxNs: rows.serializeMaxNs,
+    qdiscBytes: queues.qdiscBytes,
+    nicBytes: queues.nicBytes,
+    wmemMax: sockets.wmemMax,
+    notsentMax: sockets.notsentMax,
+    inflightMax: sockets.inflightMax,
+    tsqLimit: rows.tsqLimit,
+    segsHist: sizes.segsHist,
+    lenHist: sizes.lenHist,
+  };
+}
+
+/** What the charts read from the rows: bytes acknowledged and serialized, TSQ limits. */
+function chartRows(c: ChartInput, { from, bins, binNs }: ChartBins) {
+  const { cols, K, packets, socks, summary } = c;
   const nSock = socks.n;
   const nHost = summary.result.host_names.length;
   const ackedBytes = new Float64Array(nSock * bins);
@@ -1801,11 +1843,6 @@ function deriveCharts(c: ChartInput): Charts {
   const serializeMaxNs = new Float64Array(nHost);
   const linkFromBytes = new Float64Array(nHost);
   const sent = sentBySeq(packets, nSock);
-  const qdiscBytes = new Float64Array(nHost * bins);
-  const nicBytes = new Float64Array(nHost * bins);
-  const wmemMax = new Float64Array(nSock * bins);
-  const notsentMax = new Float64Array(nSock * bins);
-  const inflightMax = new Float64Array(nSock * bins);
   const tsqLimit = new Float64Array(nSock * bins).fill(NaN);
   const binOf = (t: number) => Math.min(bins - 1, Math.max(0, Math.floor((t - from) / binNs)));
   const stride = cols.stride;
@@ -1849,35 +1886,71 @@ function deriveCharts(c: ChartInput): Charts {
       if (!(tsqLimit[i]! >= limit)) tsqLimit[i] = limit;
     }
   }
-  // Occupancy: a sum that changes at each packet's entry and exit, as a sorted list of steps.
-  const occupancy = (out: Float64Array, host: number, enter: Float64Array, leave: Float64Array) => {
-    const steps: [number, number][] = [];
-    for (let p = 0; p < packets.n; p++) {
-      if (packets.host[p] !== host || Number.isNaN(enter[p]!)) continue;
-      const bytes = packets.len[p]!;
-      if (!(bytes > 0)) continue;
-      steps.push([enter[p]!, bytes]);
-      const l = Number.isNaN(leave[p]!) ? Infinity : leave[p]!;
-      if (l !== Infinity) steps.push([l, -bytes]);
-    }
-    steps.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-    let level = 0;
-    for (let i = 0; i < steps.length; i++) {
-      level += steps[i]![1];
-      const a = steps[i]![0];
-      const b = i + 1 < steps.length ? steps[i + 1]![0] : to;
-      maxOver(out, host * bins, from, binNs, bins, a, b, level);
-    }
+  return {
+    ackedBytes,
+    ackedHostBytes,
+    ackedSentFrom,
+    ackedSentTo,
+    wireBytes,
+    linkBps,
+    serializeMaxNs,
+    tsqLimit,
   };
+}
+
+/** Max bytes in each host's qdisc and NIC TX ring per bin. */
+function queueOccupancy(packets: Packets, nHost: number, b: ChartBins) {
+  const qdiscBytes = new Float64Array(nHost * b.bins);
+  const nicBytes = new Float64Array(nHost * b.bins);
   const qLeave = new Float64Array(packets.n);
   for (let p = 0; p < packets.n; p++) {
     const d = packets.tDeq[p]!;
     qLeave[p] = Number.isNaN(d) && packets.dropped[p] === 1 ? packets.tDone[p]! : d;
   }
   for (let h = 0; h < nHost; h++) {
-    occupancy(qdiscBytes, h, packets.tEnq, qLeave);
-    occupancy(nicBytes, h, packets.tRing, packets.tDone);
+    occupancy(qdiscBytes, packets, h, packets.tEnq, qLeave, b);
+    occupancy(nicBytes, packets, h, packets.tRing, packets.tDone, b);
   }
+  return { qdiscBytes, nicBytes };
+}
+
+/**
+ * The bytes of `host`'s packets between their `enter` and `leave`, max per bin into `out`: a sum
+ * that changes at each packet's entry and exit, as a sorted list of steps.
+ */
+function occupancy(
+  out: Float64Array,
+  packets: Packets,
+  host: number,
+  enter: Float64Array,
+  leave: Float64Array,
+  { from, to, bins, binNs }: ChartBins,
+): void {
+  const steps: [number, number][] = [];
+  for (let p = 0; p < packets.n; p++) {
+    if (packets.host[p] !== host || Number.isNaN(enter[p]!)) continue;
+    const bytes = packets.len[p]!;
+    if (!(bytes > 0)) continue;
+    steps.push([enter[p]!, bytes]);
+    const l = Number.isNaN(leave[p]!) ? Infinity : leave[p]!;
+    if (l !== Infinity) steps.push([l, -bytes]);
+  }
+  steps.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let level = 0;
+  for (let i = 0; i < steps.length; i++) {
+    level += steps[i]![1];
+    const a = steps[i]![0];
+    const b = i + 1 < steps.length ? steps[i + 1]![0] : to;
+    maxOver(out, host * bins, from, binNs, bins, a, b, level);
+  }
+}
+
+/** Each socket's max memory, unsent bytes and bytes in flight per bin. */
+function socketMaxima(socks: Sockets, { from, to, bins, binNs }: ChartBins) {
+  const nSock = socks.n;
+  const wmemMax = new Float64Array(nSock * bins);
+  const notsentMax = new Float64Array(nSock * bins);
+  const inflightMax = new Float64Array(nSock * bins);
   for (let s = 0; s < nSock; s++) {
     const [a, b] = groupRange(socks.wmem, s);
     for (let j = a; j < b; j++) {
@@ -1894,6 +1967,11 @@ function deriveCharts(c: ChartInput): Charts {
       maxOver(inflightMax, s * bins, from, binNs, bins, t0, t1, N.v[j * 2 + 1]!);
     }
   }
+  return { wmemMax, notsentMax, inflightMax };
+}
+
+/** Data packets by segments (1..64) and by size (`LEN_EDGES`). */
+function sizeHistograms(packets: Packets) {
   const segsHist = new Float64Array(65);
   const lenHist = new Float64Array(LEN_EDGES.length - 1);
   for (let p = 0; p < packets.n; p++) {
@@ -1904,24 +1982,5 @@ function deriveCharts(c: ChartInput): Charts {
     bin = Math.min(lenHist.length - 1, Math.max(0, bin));
     lenHist[bin]!++;
   }
-  return {
-    from,
-    binNs,
-    bins,
-    ackedBytes,
-    ackedHostBytes,
-    ackedSentFrom,
-    ackedSentTo,
-    wireBytes,
-    linkBps,
-    serializeMaxNs,
-    qdiscBytes,
-    nicBytes,
-    wmemMax,
-    notsentMax,
-    inflightMax,
-    tsqLimit,
-    segsHist,
-    lenHist,
-  };
+  return { segsHist, lenHist };
 }
