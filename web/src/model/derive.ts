@@ -363,16 +363,19 @@ class Column {
   }
 }
 
-/** Entries (group, t, values...) collected in any order of groups, laid out CSR by group. */
+/**
+ * Entries (group, t, values...) collected in any order of groups, laid out CSR by group. Each
+ * group grows its own columns, so that the layout is a copy per group, not a sort of every entry.
+ */
 class Grouped {
-  private g = new Column();
-  private t = new Column();
-  private v: Column;
+  private readonly t: Column[];
+  private readonly v: Column[];
   constructor(
     readonly groups: number,
     readonly width: number,
   ) {
-    this.v = new Column(256 * Math.max(1, width));
+    this.t = Array.from({ length: groups }, () => new Column(64));
+    this.v = Array.from({ length: groups }, () => new Column(64 * Math.max(1, width)));
   }
   push(
     group: number,
@@ -385,29 +388,27 @@ class Grouped {
     f = NaN,
     g = NaN,
   ): void {
-    this.g.push(group);
-    this.t.push(t);
+    this.t[group]!.push(t);
+    const v = this.v[group]!;
     const w = this.width;
-    this.v.push(a);
-    if (w > 1) this.v.push(b);
-    if (w > 2) this.v.push(c);
-    if (w > 3) this.v.push(d);
-    if (w > 4) this.v.push(e);
-    if (w > 5) this.v.push(f);
-    if (w > 6) this.v.push(g);
+    v.push(a);
+    if (w > 1) v.push(b);
+    if (w > 2) v.push(c);
+    if (w > 3) v.push(d);
+    if (w > 4) v.push(e);
+    if (w > 5) v.push(f);
+    if (w > 6) v.push(g);
   }
   done(): Series {
-    const n = this.g.n;
     const off = new Uint32Array(this.groups + 1);
-    for (let i = 0; i < n; i++) off[this.g.a[i]! + 1]!++;
-    for (let s = 0; s < this.groups; s++) off[s + 1]! += off[s]!;
-    const fill = off.slice(0, this.groups);
+    for (let s = 0; s < this.groups; s++) off[s + 1] = off[s]! + this.t[s]!.n;
+    const n = off[this.groups]!;
     const t = new Float64Array(n);
     const v = new Float64Array(n * this.width);
-    for (let i = 0; i < n; i++) {
-      const j = fill[this.g.a[i]!]!++;
-      t[j] = this.t.a[i]!;
-      for (let k = 0; k < this.width; k++) v[j * this.width + k] = this.v.a[i * this.width + k]!;
+    for (let s = 0; s < this.groups; s++) {
+      const ts = this.t[s]!;
+      t.set(ts.a.subarray(0, ts.n), off[s]);
+      v.set(this.v[s]!.a.subarray(0, ts.n * this.width), off[s]! * this.width);
     }
     return { off, t, v, width: this.width };
   }
