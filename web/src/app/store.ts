@@ -317,6 +317,8 @@ export class SiteStore {
 
   private lateListeners = new Set<() => void>();
   private latePending = false;
+  /** The store changed while a late notification was on its way (see notifyLate). */
+  private lateStale = false;
 
   /**
    * Hears about changes once the frame that follows them is painted (and the tasks queued by
@@ -328,9 +330,14 @@ export class SiteStore {
     return () => this.lateListeners.delete(fn);
   };
 
-  private notifyLate(force = false): void {
-    if (this.latePending || this.lateListeners.size === 0) return;
+  private notifyLate(force = false, waitedAgain = false): void {
+    if (this.lateListeners.size === 0) return;
+    if (this.latePending) {
+      this.lateStale = true;
+      return;
+    }
     this.latePending = true;
+    this.lateStale = false;
     let done = false;
     const run = () => {
       if (done) return;
@@ -338,6 +345,14 @@ export class SiteStore {
       // After the tasks the frame queued (the charts' own "painted" mark among them).
       setTimeout(() => {
         this.latePending = false;
+        // A change since this wait began (a run that arrived while the frame of its control's
+        // change was being painted): the panels wait for the frame that shows it, rather than
+        // render before it and hold back its charts. Once: a stream of changes (a job's
+        // progress) does not keep them waiting.
+        if (this.lateStale && !waitedAgain) {
+          this.notifyLate(force, true);
+          return;
+        }
         // While a run is on its way the panels wait for it (its arrival notifies again): they
         // render once per change, after its charts, and never compete with the run for the CPU.
         // (A run that never comes back: they catch up regardless, a second on.)

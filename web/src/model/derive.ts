@@ -363,16 +363,19 @@ class Column {
   }
 }
 
-/** Entries (group, t, values...) collected in any order of groups, laid out CSR by group. */
+/**
+ * Entries (group, t, values...) collected in any order of groups, laid out CSR by group. Each
+ * group grows its own columns, so that the layout is a copy per group, not a sort of every entry.
+ */
 class Grouped {
-  private g = new Column();
-  private t = new Column();
-  private v: Column;
+  private readonly t: Column[];
+  private readonly v: Column[];
   constructor(
     readonly groups: number,
     readonly width: number,
   ) {
-    this.v = new Column(256 * Math.max(1, width));
+    this.t = Array.from({ length: groups }, () => new Column(64));
+    this.v = Array.from({ length: groups }, () => new Column(64 * Math.max(1, width)));
   }
   push(
     group: number,
@@ -385,29 +388,27 @@ class Grouped {
     f = NaN,
     g = NaN,
   ): void {
-    this.g.push(group);
-    this.t.push(t);
+    this.t[group]!.push(t);
+    const v = this.v[group]!;
     const w = this.width;
-    this.v.push(a);
-    if (w > 1) this.v.push(b);
-    if (w > 2) this.v.push(c);
-    if (w > 3) this.v.push(d);
-    if (w > 4) this.v.push(e);
-    if (w > 5) this.v.push(f);
-    if (w > 6) this.v.push(g);
+    v.push(a);
+    if (w > 1) v.push(b);
+    if (w > 2) v.push(c);
+    if (w > 3) v.push(d);
+    if (w > 4) v.push(e);
+    if (w > 5) v.push(f);
+    if (w > 6) v.push(g);
   }
   done(): Series {
-    const n = this.g.n;
     const off = new Uint32Array(this.groups + 1);
-    for (let i = 0; i < n; i++) off[this.g.a[i]! + 1]!++;
-    for (let s = 0; s < this.groups; s++) off[s + 1]! += off[s]!;
-    const fill = off.slice(0, this.groups);
+    for (let s = 0; s < this.groups; s++) off[s + 1] = off[s]! + this.t[s]!.n;
+    const n = off[this.groups]!;
     const t = new Float64Array(n);
     const v = new Float64Array(n * this.width);
-    for (let i = 0; i < n; i++) {
-      const j = fill[this.g.a[i]!]!++;
-      t[j] = this.t.a[i]!;
-      for (let k = 0; k < this.width; k++) v[j * this.width + k] = this.v.a[i * this.width + k]!;
+    for (let s = 0; s < this.groups; s++) {
+      const ts = this.t[s]!;
+      t.set(ts.a.subarray(0, ts.n), off[s]);
+      v.set(this.v[s]!.a.subarray(0, ts.n * this.width), off[s]! * this.width);
     }
     return { off, t, v, width: this.width };
   }
@@ -499,115 +500,129 @@ class RingEntry {
   }
 }
 
-/** Derive the run model. `cols` and `samples` are kept (not copied) in the result. */
-export function deriveRun(
-  cols: TraceColumns,
-  summary: SessionSummary,
-  samples: Float64Array,
-  schema: TraceSchema,
-  options: DeriveOptions = {},
-): RunModel {
-  const recording = options.recording === true;
-  const K = kindCodes(schema);
+/** Indexes of the fields the row pass reads in `cols.values`, by kind. */
+function rowFields(schema: TraceSchema) {
   const F = (kind: string, field: string) => fieldIndex(schema, kind, field);
-  const stride = cols.stride;
-  const rows = cols.t.length;
-  const V = cols.values;
-  const noSock = schema.noSock;
-  const nSock = summary.result.sockets.length;
-  const nHost = summary.result.host_names.length;
-  const from = summary.fromNs;
-  const to = summary.toNs;
+  const K = kindCodes(schema);
+  return {
+    copy: {
+      skb: F('sendmsg_copy', 'skb'),
+      seq: F('sendmsg_copy', 'seq'),
+      end: F('sendmsg_copy', 'end_seq'),
+      len: F('sendmsg_copy', 'skb_len'),
+      goal: F('sendmsg_copy', 'size_goal'),
+    },
+    cork: {
+      skb: F('autocork', 'skb'),
+      len: F('autocork', 'skb_len'),
+      wmem: F('autocork', 'wmem_alloc'),
+    },
+    hold: {
+      skb: F('xmit_hold', 'skb'),
+      seq: F('xmit_hold', 'seq'),
+      end: F('xmit_hold', 'end_seq'),
+      gate: F('xmit_hold', 'gate'),
+      b: F('xmit_hold', 'b'),
+    },
+    frag: {
+      skb: F('fragment', 'skb'),
+      newSkb: F('fragment', 'new_skb'),
+      len: F('fragment', 'len'),
+      rest: F('fragment', 'rest'),
+    },
+    xmit: {
+      skb: F('xmit', 'skb'),
+      pkt: F('xmit', 'pkt'),
+      seq: F('xmit', 'seq'),
+      end: F('xmit', 'end_seq'),
+      segs: F('xmit', 'segs'),
+      len: F('xmit', 'len'),
+      truesize: F('xmit', 'truesize'),
+    },
+    ackX: {
+      pkt: F('ack_xmit', 'pkt'),
+      ack: F('ack_xmit', 'ack'),
+      reason: F('ack_xmit', 'reason'),
+    },
+    enq: { pkt: F('qdisc_enqueue', 'pkt'), backlog: F('qdisc_enqueue', 'backlog') },
+    ring: { pkt: F('ring_post', 'pkt'), used: F('ring_post', 'ring_used') },
+    wire: {
+      pkt: F('wire_tx', 'pkt'),
+      bytes: F('wire_tx', 'wire_bytes'),
+      segs: F('wire_tx', 'segs'),
+      end: F('wire_tx', 'end_ns'),
+    },
+    compDescs: F('tx_completion', 'descs'),
+    wfree: { pkt: F('tcp_wfree', 'pkt'), wmem: F('tcp_wfree', 'wmem_alloc') },
+    ack: {
+      ack: F('ack_rcvd', 'ack'),
+      acked: F('ack_rcvd', 'acked'),
+      cwnd: F('ack_rcvd', 'cwnd'),
+      ssthresh: F('ack_rcvd', 'ssthresh'),
+      srtt: F('ack_rcvd', 'srtt_us'),
+      pacing: F('ack_rcvd', 'pacing_rate'),
+      out: F('ack_rcvd', 'packets_out'),
+    },
+    waitGate: F('sendmsg_wait', 'gate'),
+    stopGate: F('queue_stop', 'gate'),
+    wakeGate: F('queue_wake', 'gate'),
+    delackTimeout: F('delack_sched', 'timeout_ns'),
+    rcvEnd: F('rcv_data', 'end_seq'),
+    throttleUntil: F('qdisc_throttle', 'until_ns'),
+    est: { mss: F('established', 'mss'), pacing: F('established', 'pacing_rate') },
+    deqPkt: F('qdisc_dequeue', 'pkt'),
+    qdropPkt: F('qdisc_drop', 'pkt'),
+    rxPkt: F('wire_rx', 'pkt'),
+    dropPkt: F('drop', 'pkt'),
+    bypassPkt: K.qdisc_bypass >= 0 ? F('qdisc_bypass', 'pkt') : -1,
+    requeuePkt: K.requeue >= 0 ? F('requeue', 'pkt') : -1,
+  };
+}
 
-  const fCopy = {
-    skb: F('sendmsg_copy', 'skb'),
-    seq: F('sendmsg_copy', 'seq'),
-    end: F('sendmsg_copy', 'end_seq'),
-    len: F('sendmsg_copy', 'skb_len'),
-    goal: F('sendmsg_copy', 'size_goal'),
-    isNew: F('sendmsg_copy', 'new_skb'),
-  };
-  const fCork = { skb: F('autocork', 'skb'), len: F('autocork', 'skb_len') };
-  const fCorkWmem = F('autocork', 'wmem_alloc');
-  const fHold = {
-    skb: F('xmit_hold', 'skb'),
-    seq: F('xmit_hold', 'seq'),
-    end: F('xmit_hold', 'end_seq'),
-    gate: F('xmit_hold', 'gate'),
-    b: F('xmit_hold', 'b'),
-  };
-  const fFrag = {
-    skb: F('fragment', 'skb'),
-    newSkb: F('fragment', 'new_skb'),
-    len: F('fragment', 'len'),
-    rest: F('fragment', 'rest'),
-  };
-  const fXmit = {
-    skb: F('xmit', 'skb'),
-    pkt: F('xmit', 'pkt'),
-    seq: F('xmit', 'seq'),
-    end: F('xmit', 'end_seq'),
-    segs: F('xmit', 'segs'),
-    len: F('xmit', 'len'),
-    truesize: F('xmit', 'truesize'),
-  };
-  const fAckX = {
-    pkt: F('ack_xmit', 'pkt'),
-    ack: F('ack_xmit', 'ack'),
-    reason: F('ack_xmit', 'reason'),
-  };
-  const fEnq = { pkt: F('qdisc_enqueue', 'pkt'), backlog: F('qdisc_enqueue', 'backlog') };
-  const fRing = { pkt: F('ring_post', 'pkt'), used: F('ring_post', 'ring_used') };
-  const fWire = {
-    pkt: F('wire_tx', 'pkt'),
-    bytes: F('wire_tx', 'wire_bytes'),
-    segs: F('wire_tx', 'segs'),
-    end: F('wire_tx', 'end_ns'),
-  };
-  const fComp = { descs: F('tx_completion', 'descs') };
-  const fWfree = { pkt: F('tcp_wfree', 'pkt'), wmem: F('tcp_wfree', 'wmem_alloc') };
-  const fAck = {
-    ack: F('ack_rcvd', 'ack'),
-    acked: F('ack_rcvd', 'acked'),
-    cwnd: F('ack_rcvd', 'cwnd'),
-    ssthresh: F('ack_rcvd', 'ssthresh'),
-    srtt: F('ack_rcvd', 'srtt_us'),
-    pacing: F('ack_rcvd', 'pacing_rate'),
-    out: F('ack_rcvd', 'packets_out'),
-  };
-  const fWait = F('sendmsg_wait', 'gate');
-  const fStop = F('queue_stop', 'gate');
-  const fWake = F('queue_wake', 'gate');
-  const fDelack = F('delack_sched', 'timeout_ns');
-  const fRcv = F('rcv_data', 'end_seq');
-  const fThrottle = F('qdisc_throttle', 'until_ns');
-  const fEst = F('established', 'mss');
-  const fEstPacing = F('established', 'pacing_rate');
-  const pktField = (kind: number): number => {
-    if (kind === K.qdisc_dequeue) return F('qdisc_dequeue', 'pkt');
-    if (kind === K.qdisc_drop) return F('qdisc_drop', 'pkt');
-    if (kind === K.wire_rx) return F('wire_rx', 'pkt');
-    if (kind === K.drop) return F('drop', 'pkt');
-    if (kind === K.qdisc_bypass) return F('qdisc_bypass', 'pkt');
-    if (kind === K.requeue) return F('requeue', 'pkt');
-    return -1;
-  };
-  const fDeqPkt = pktField(K.qdisc_dequeue);
-  const fQdropPkt = pktField(K.qdisc_drop);
-  const fRxPkt = pktField(K.wire_rx);
-  const fDropPkt = pktField(K.drop);
-  const fBypassPkt = K.qdisc_bypass >= 0 ? pktField(K.qdisc_bypass) : -1;
-  const fRequeuePkt = K.requeue >= 0 ? pktField(K.requeue) : -1;
-  const gateTsq = gateCode(schema, 'tsq');
-  const gatePacing = gateCode(schema, 'pacing');
-  const gateQdisc = gateCode(schema, 'qdisc');
-  const gateWire = gateCode(schema, 'wire');
-  const gatePeerAck = gateCode(schema, 'peer_ack');
-  const gateCpu = gateCode(schema, 'cpu');
+type RowFields = ReturnType<typeof rowFields>;
 
-  // ---- pass 1: packets, skbs, socket series ----
-  const pktById = new Map<number, number>();
-  const P = {
+/** The kinds the row pass handles, as small constants: a jump table, not a chain of compares. */
+const OPS = [
+  'sendmsg',
+  'sendmsg_wait',
+  'write_space',
+  'sendmsg_done',
+  'cpu_wait',
+  'sendmsg_copy',
+  'autocork',
+  'xmit_hold',
+  'fragment',
+  'xmit',
+  'ack_xmit',
+  'qdisc_enqueue',
+  'qdisc_dequeue',
+  'qdisc_bypass',
+  'requeue',
+  'qdisc_drop',
+  'drop',
+  'qdisc_throttle',
+  'ring_post',
+  'tx_completion',
+  'queue_stop',
+  'queue_wake',
+  'wire_tx',
+  'wire_rx',
+  'tcp_wfree',
+  'ack_rcvd',
+  'delack_sched',
+  'rcv_data',
+  'established',
+] as const;
+
+/**
+ * The first pass over the trace rows: the packets, the skbs and the per-socket series, one
+ * small method per event kind. As one function of several hundred lines, the derivation took
+ * TurboFan hundreds of ms to compile in the worker, ran slowly meanwhile, and each
+ * deoptimization threw all of it away: the reader's first changes waited on it. Small methods
+ * are optimized one by one, soon, and a deoptimization costs one of them.
+ */
+class RowPass {
+  readonly P = {
     id: new Column(),
     host: new Column(),
     sk: new Column(),
@@ -629,13 +644,313 @@ export function deriveRun(
     tDone: new Column(),
     dropped: new Column(),
   };
-  const newPkt = (id: number, row: number, type: number): number => {
+  readonly pktById = new Map<number, number>();
+  readonly S = {
+    id: new Column(),
+    sk: new Column(),
+    seqStart: new Column(),
+    seqEnd: new Column(),
+    sizeGoal: new Column(),
+    tWrite: new Column(),
+    tCreate: new Column(),
+    tSent: new Column(),
+    parent: new Column(),
+  };
+  readonly skbById = new Map<number, number>();
+  /** Events of the skbs, in row order. */
+  readonly skbEv = { skb: new Column(), row: new Column(), state: new Column(), len: new Column() };
+
+  readonly acks: Grouped;
+  readonly xmits: Grouped;
+  readonly copies: Grouped;
+  readonly wmem: Grouped;
+  readonly notsent: Grouped;
+  readonly pacing: Grouped;
+  readonly app: Grouped;
+  readonly delack: Grouped;
+  readonly rcv: Grouped;
+  readonly sends: Uint8Array;
+  readonly mss: Float64Array;
+  readonly wmemNow: Float64Array;
+  // write_seq, snd_nxt and snd_una: the snapshot at the window's start, then moved by the copies
+  // (write_seq is the end of the last copy), the transmissions (snd_nxt the highest end sent: a
+  // retransmission ends below it) and the ACKs.
+  readonly writeSeq: Float64Array;
+  readonly sndNxt: Float64Array;
+  readonly sndUna: Float64Array;
+  readonly lastCall: Float64Array;
+  readonly pendingDelack: Int32Array;
+  readonly delackRows: DelackRow[] = [];
+
+  readonly ringFifo: RingEntry[][];
+  readonly ringHead: Int32Array;
+  readonly ringUsed: Float64Array;
+  readonly qBacklog: Float64Array;
+  readonly qLen = new Map<number, number>();
+  readonly stops: QueueStop[] = [];
+  readonly openStop: (number | null)[];
+  readonly openStopGate: Float64Array;
+  readonly throttles: SkInterval[] = [];
+  readonly cpuWaits: SkInterval[] = [];
+
+  readonly rowReason: Int16Array;
+  readonly rowFlow: Int32Array;
+  private readonly flowOf: Int32Array;
+  /** Per kind code: its index in OPS, 255 for the kinds this pass skips. */
+  private readonly op: Uint8Array;
+  private readonly V: Float64Array;
+  private readonly noSock: number;
+  private readonly nSock: number;
+  private readonly nHost: number;
+
+  constructor(
+    private readonly cols: TraceColumns,
+    private readonly summary: SessionSummary,
+    schema: TraceSchema,
+    private readonly f: RowFields,
+    private readonly recording: boolean,
+  ) {
+    const nSock = summary.result.sockets.length;
+    const nHost = summary.result.host_names.length;
+    this.V = cols.values;
+    this.noSock = schema.noSock;
+    this.nSock = nSock;
+    this.nHost = nHost;
+    this.acks = new Grouped(nSock, 7);
+    this.xmits = new Grouped(nSock, 4);
+    this.copies = new Grouped(nSock, 2);
+    this.wmem = new Grouped(nSock, 1);
+    this.notsent = new Grouped(nSock, 2);
+    this.pacing = new Grouped(nSock, 1);
+    this.app = new Grouped(nSock, 1);
+    this.delack = new Grouped(nSock, 2);
+    this.rcv = new Grouped(nSock, 1);
+    this.sends = new Uint8Array(nSock);
+    this.mss = new Float64Array(nSock);
+    this.wmemNow = new Float64Array(nSock);
+    this.writeSeq = new Float64Array(nSock);
+    this.sndNxt = new Float64Array(nSock);
+    this.sndUna = new Float64Array(nSock);
+    this.lastCall = nan(nSock);
+    this.pendingDelack = new Int32Array(nSock).fill(-1);
+    this.ringFifo = Array.from({ length: nHost }, () => []);
+    this.ringHead = new Int32Array(nHost);
+    this.ringUsed = new Float64Array(nHost);
+    this.qBacklog = new Float64Array(nHost).fill(NaN);
+    this.openStop = new Array<number | null>(nHost).fill(null);
+    this.openStopGate = new Float64Array(nHost);
+    const rows = cols.t.length;
+    this.rowReason = new Int16Array(rows).fill(-1);
+    this.rowFlow = new Int32Array(rows).fill(-1);
+    this.flowOf = Int32Array.from(summary.result.sockets, (s) => s.flow);
+    const K = kindCodes(schema);
+    this.op = new Uint8Array(schema.kinds.length).fill(255);
+    OPS.forEach((name, i) => {
+      const code = K[name];
+      if (code >= 0) this.op[code] = i;
+    });
+    this.packetsAtStart();
+    this.socketsAtStart();
+    this.queuesAtStart();
+  }
+
+  /** The packets the engine listed at the window's start (on a wire, or in a qdisc or TX ring). */
+  private packetsAtStart(): void {
+    const { summary, P } = this;
+    // Packets already on a wire when the window opened: their earlier events are not in the
+    // trace, the engine listed them (the instant their last bit left, and where they go).
+    for (const f of summary.inFlightAtStart) {
+      const i = this.listed(f, f.src_host);
+      P.tWire.a[i] = f.left_ns;
+      P.tWireEnd.a[i] = f.left_ns;
+    }
+    // Packets in a qdisc or a TX ring when the window opened (the engine listed them): they
+    // entered before it, so the queues they are in hold them from its first instant.
+    for (const q of summary.queuedAtStart) {
+      const i = this.pktById.get(q.pkt) ?? this.listed(q, q.host);
+      if (q.in_ring) P.tRing.a[i] = summary.fromNs;
+      else P.tEnq.a[i] = summary.fromNs;
+    }
+  }
+
+  /** Each socket's memory and sequence numbers at the window's start. */
+  private socketsAtStart(): void {
+    const from = this.summary.fromNs;
+    for (let s = 0; s < this.nSock; s++) {
+      const snap = this.summary.socketsAtStart[s];
+      this.wmemNow[s] = snap ? snap.sk_wmem_alloc : 0;
+      if (snap?.established) this.mss[s] = snap.mss_cache;
+      if (snap) {
+        this.writeSeq[s] = snap.write_seq;
+        this.sndNxt[s] = snap.snd_nxt;
+        this.sndUna[s] = snap.snd_una;
+      }
+      this.pushNotsent(s, from);
+      // sk_wmem_alloc from the window's first instant, not from the first event that moves it.
+      if (snap) this.wmem.push(s, from, this.wmemNow[s]!);
+    }
+  }
+
+  /**
+   * The qdisc and TX ring at the window's start (the ring oldest first, one descriptor per
+   * packet as the engine's): the window's first completions free these first.
+   */
+  private queuesAtStart(): void {
+    for (const q of this.summary.queuedAtStart) {
+      if (q.host >= this.nHost) continue;
+      if (!q.in_ring) {
+        this.qLen.set(this.pktById.get(q.pkt)!, q.len);
+        continue;
+      }
+      this.ringFifo[q.host]!.push(new RingEntry(this.pktById.get(q.pkt) ?? -1, 1));
+      this.ringUsed[q.host]!++;
+    }
+  }
+
+  /** Every row, then the intervals still open at the window's end. */
+  run(): void {
+    const { cols, f } = this;
+    const stride = cols.stride;
+    const rows = cols.t.length;
+    for (let r = 0; r < rows; r++) {
+      const t = cols.t[r]!;
+      const h = cols.host[r]!;
+      const rawSk = cols.sk[r]!;
+      const sk = rawSk === this.noSock ? -1 : rawSk;
+      const base = r * stride;
+      if (sk >= 0) this.rowFlow[r] = this.flowOf[sk] ?? -1;
+      switch (this.op[cols.kind[r]!]) {
+        case 0 /* sendmsg */:
+          this.sendmsg(t, sk);
+          break;
+        case 1 /* sendmsg_wait */:
+          this.sendmsgWait(r, t, sk, base);
+          break;
+        case 2 /* write_space */:
+          if (sk >= 0) this.app.push(sk, t, APP_WRITING);
+          break;
+        case 3 /* sendmsg_done */:
+          if (sk >= 0) this.app.push(sk, t, APP_IDLE);
+          break;
+        case 4 /* cpu_wait */:
+          if (sk >= 0) this.cpuWaits.push(new SkInterval(sk, t, t + this.V[base]!));
+          break;
+        case 5 /* sendmsg_copy */:
+          this.copy(r, t, sk, base);
+          break;
+        case 6 /* autocork */:
+          this.autocork(r, t, sk, base);
+          break;
+        case 7 /* xmit_hold */:
+          this.hold(r, t, sk, base);
+          break;
+        case 8 /* fragment */:
+          this.fragment(r, t, base);
+          break;
+        case 9 /* xmit */:
+          this.xmit(r, t, sk, base);
+          break;
+        case 10 /* ack_xmit */:
+          this.ackXmit(r, t, sk, base);
+          break;
+        case 11 /* qdisc_enqueue */:
+          this.enqueue(r, t, h, base);
+          break;
+        case 12 /* qdisc_dequeue */:
+          this.dequeue(r, t, h, base);
+          break;
+        case 13 /* qdisc_bypass */:
+          this.bypass(r, t, base);
+          break;
+        case 14 /* requeue */:
+          this.requeue(r, h, base);
+          break;
+        case 15 /* qdisc_drop */:
+          this.drop(r, t, h, this.V[base + f.qdropPkt]!, true);
+          break;
+        case 16 /* drop */:
+          this.drop(r, t, h, this.V[base + f.dropPkt]!, false);
+          break;
+        case 17 /* qdisc_throttle */:
+          if (sk >= 0) this.throttles.push(new SkInterval(sk, t, this.V[base + f.throttleUntil]!));
+          break;
+        case 18 /* ring_post */:
+          this.ringPost(r, t, h, base);
+          break;
+        case 19 /* tx_completion */:
+          this.txCompletion(t, h, base);
+          break;
+        case 20 /* queue_stop */:
+          this.queueStop(r, t, h, base);
+          break;
+        case 21 /* queue_wake */:
+          this.queueWake(r, t, h, base);
+          break;
+        case 22 /* wire_tx */:
+          this.wireTx(r, t, base);
+          break;
+        case 23 /* wire_rx */: {
+          // The packet first: a new one may grow (reallocate) the column.
+          const p = this.pkt(this.V[base + f.rxPkt]!, r);
+          this.P.tRx.a[p] = t;
+          break;
+        }
+        case 24 /* tcp_wfree */:
+          this.wfree(r, t, sk, base);
+          break;
+        case 25 /* ack_rcvd */:
+          if (sk >= 0) this.ackRcvd(t, sk, base);
+          break;
+        case 26 /* delack_sched */:
+          if (sk >= 0) this.delackSched(t, sk, base);
+          break;
+        case 27 /* rcv_data */:
+          if (sk >= 0) this.rcv.push(sk, t, this.V[base + f.rcvEnd]!);
+          break;
+        case 28 /* established */:
+          if (sk >= 0) {
+            this.mss[sk] = this.V[base + f.est.mss]!;
+            this.pacing.push(sk, t, this.V[base + f.est.pacing]!);
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    const to = this.summary.toNs;
+    for (let h = 0; h < this.nHost; h++) {
+      const open = this.openStop[h] ?? null;
+      if (open !== null) this.stops.push(new QueueStop(h, open, to, this.openStopGate[h]!));
+    }
+    for (const d of this.delackRows) this.delack.push(d.sk, d.t, d.end, d.due);
+  }
+
+  /** The per-socket series, CSR by socket (after `run`). */
+  sockets(): Sockets {
+    return {
+      n: this.nSock,
+      acks: this.acks.done(),
+      xmits: this.xmits.done(),
+      copies: this.copies.done(),
+      wmem: this.wmem.done(),
+      notsent: this.notsent.done(),
+      pacing: this.pacing.done(),
+      app: this.app.done(),
+      delack: this.delack.done(),
+      rcv: this.rcv.done(),
+      sends: this.sends,
+      mss: this.mss,
+    };
+  }
+
+  private newPkt(id: number, row: number, type: number): number {
+    const { P, cols } = this;
     const i = P.id.n;
-    pktById.set(id, i);
+    this.pktById.set(id, i);
     P.id.push(id);
     P.host.push(cols.host[row] ?? 0);
-    const sk = cols.sk[row] ?? noSock;
-    P.sk.push(sk === noSock ? -1 : sk);
+    const sk = cols.sk[row] ?? this.noSock;
+    P.sk.push(sk === this.noSock ? -1 : sk);
     P.type.push(type);
     P.skb.push(NaN);
     P.seq.push(NaN);
@@ -654,13 +969,16 @@ export function deriveRun(
     P.tDone.push(NaN);
     P.dropped.push(0);
     return i;
-  };
-  const pkt = (id: number, row: number): number => pktById.get(id) ?? newPkt(id, row, PKT_CTL);
+  }
 
-  // A packet the engine listed at the window's start (on a wire, or in a qdisc or TX ring):
-  // its header into the columns.
-  const listed = (p: Queued | InFlight, host: number): number => {
-    const i = newPkt(p.pkt, 0, p.pure_ack ? PKT_ACK : p.end_seq > p.seq ? PKT_DATA : PKT_CTL);
+  private pkt(id: number, row: number): number {
+    return this.pktById.get(id) ?? this.newPkt(id, row, PKT_CTL);
+  }
+
+  /** A packet the engine listed at the window's start: its header into the columns. */
+  private listed(p: Queued | InFlight, host: number): number {
+    const P = this.P;
+    const i = this.newPkt(p.pkt, 0, p.pure_ack ? PKT_ACK : p.end_seq > p.seq ? PKT_DATA : PKT_CTL);
     P.host.a[i] = host;
     P.sk.a[i] = p.sk ?? -1;
     P.seq.a[i] = p.seq;
@@ -670,38 +988,12 @@ export function deriveRun(
     P.segs.a[i] = p.gso_segs;
     P.skb.a[i] = p.orig_skb > 0 ? p.orig_skb : NaN;
     return i;
-  };
-  // Packets already on a wire when the window opened: their earlier events are not in the
-  // trace, the engine listed them (the instant their last bit left, and where they go).
-  for (const f of summary.inFlightAtStart) {
-    const i = listed(f, f.src_host);
-    P.tWire.a[i] = f.left_ns;
-    P.tWireEnd.a[i] = f.left_ns;
-  }
-  // Packets in a qdisc or a TX ring when the window opened (the engine listed them): they
-  // entered before it, so the queues they are in hold them from its first instant.
-  for (const q of summary.queuedAtStart) {
-    const i = pktById.get(q.pkt) ?? listed(q, q.host);
-    if (q.in_ring) P.tRing.a[i] = from;
-    else P.tEnq.a[i] = from;
   }
 
-  const skbById = new Map<number, number>();
-  const S = {
-    id: new Column(),
-    sk: new Column(),
-    seqStart: new Column(),
-    seqEnd: new Column(),
-    sizeGoal: new Column(),
-    tWrite: new Column(),
-    tCreate: new Column(),
-    tSent: new Column(),
-    parent: new Column(),
-  };
-  const skbEv = { skb: new Column(), row: new Column(), state: new Column(), len: new Column() };
-  const newSkb = (id: number, sk: number, t: number, tWrite: number, parent: number): number => {
+  private newSkb(id: number, sk: number, t: number, tWrite: number, parent: number): number {
+    const S = this.S;
     const i = S.id.n;
-    skbById.set(id, i);
+    this.skbById.set(id, i);
     S.id.push(id);
     S.sk.push(sk);
     S.seqStart.push(NaN);
@@ -712,430 +1004,318 @@ export function deriveRun(
     S.tSent.push(NaN);
     S.parent.push(parent);
     return i;
-  };
-  const skbEvent = (i: number, row: number, state: number, len: number) => {
-    skbEv.skb.push(i);
-    skbEv.row.push(row);
-    skbEv.state.push(state);
-    skbEv.len.push(len);
-  };
+  }
 
-  const acks = new Grouped(nSock, 7);
-  const xmits = new Grouped(nSock, 4);
-  const copies = new Grouped(nSock, 2);
-  const wmem = new Grouped(nSock, 1);
-  const notsent = new Grouped(nSock, 2);
-  const pacing = new Grouped(nSock, 1);
-  const app = new Grouped(nSock, 1);
-  const delack = new Grouped(nSock, 2);
-  const rcv = new Grouped(nSock, 1);
-  const sends = new Uint8Array(nSock);
-  const mss = new Float64Array(nSock);
-  const wmemNow = new Float64Array(nSock);
-  // write_seq, snd_nxt and snd_una: the snapshot at the window's start, then moved by the copies
-  // (write_seq is the end of the last copy), the transmissions (snd_nxt the highest end sent: a
-  // retransmission ends below it) and the ACKs.
-  const writeSeq = new Float64Array(nSock);
-  const sndNxt = new Float64Array(nSock);
-  const sndUna = new Float64Array(nSock);
-  const pushNotsent = (sk: number, t: number) =>
-    notsent.push(
+  private skbEvent(i: number, row: number, state: number, len: number): void {
+    this.skbEv.skb.push(i);
+    this.skbEv.row.push(row);
+    this.skbEv.state.push(state);
+    this.skbEv.len.push(len);
+  }
+
+  private pushNotsent(sk: number, t: number): void {
+    this.notsent.push(
       sk,
       t,
-      Math.max(0, writeSeq[sk]! - sndNxt[sk]!),
-      Math.max(0, sndNxt[sk]! - sndUna[sk]!),
+      Math.max(0, this.writeSeq[sk]! - this.sndNxt[sk]!),
+      Math.max(0, this.sndNxt[sk]! - this.sndUna[sk]!),
     );
-  const lastCall = nan(nSock);
-  const pendingDelack = new Int32Array(nSock).fill(-1);
-  const delackRows: DelackRow[] = [];
-  for (let s = 0; s < nSock; s++) {
-    const snap = summary.socketsAtStart[s];
-    wmemNow[s] = snap ? snap.sk_wmem_alloc : 0;
-    if (snap?.established) mss[s] = snap.mss_cache;
-    if (snap) {
-      writeSeq[s] = snap.write_seq;
-      sndNxt[s] = snap.snd_nxt;
-      sndUna[s] = snap.snd_una;
-    }
-    pushNotsent(s, from);
-    // sk_wmem_alloc from the window's first instant, not from the first event that moves it.
-    if (snap) wmem.push(s, from, wmemNow[s]!);
   }
 
-  const ringFifo: RingEntry[][] = Array.from({ length: nHost }, () => []);
-  const ringHead = new Int32Array(nHost);
-  const ringUsed = new Float64Array(nHost);
-  const qBacklog = new Float64Array(nHost).fill(NaN);
-  const qLen = new Map<number, number>();
-  // The qdisc and TX ring at the window's start (the ring oldest first, one descriptor per
-  // packet as the engine's): the window's first completions free these first.
-  for (const q of summary.queuedAtStart) {
-    if (q.host >= nHost) continue;
-    if (!q.in_ring) {
-      qLen.set(pktById.get(q.pkt)!, q.len);
-      continue;
-    }
-    ringFifo[q.host]!.push(new RingEntry(pktById.get(q.pkt) ?? -1, 1));
-    ringUsed[q.host]!++;
+  private sendmsg(t: number, sk: number): void {
+    if (sk < 0) return;
+    this.lastCall[sk] = t;
+    this.sends[sk] = 1;
+    // A recording has no sendmsg_done: whether the writer is in send() is not recorded.
+    if (!this.recording) this.app.push(sk, t, APP_WRITING);
   }
-  const stops: QueueStop[] = [];
-  const openStop: (number | null)[] = new Array<number | null>(nHost).fill(null);
-  const openStopGate = new Float64Array(nHost);
-  const throttles: SkInterval[] = [];
-  const cpuWaits: SkInterval[] = [];
-  const rowReason = new Int16Array(rows).fill(-1);
-  const rowFlow = new Int32Array(rows).fill(-1);
-  const flowOf = Int32Array.from(summary.result.sockets, (s) => s.flow);
 
-  // The kinds this pass handles, as small constants: a jump table, not a chain of compares.
-  const OPS = [
-    'sendmsg',
-    'sendmsg_wait',
-    'write_space',
-    'sendmsg_done',
-    'cpu_wait',
-    'sendmsg_copy',
-    'autocork',
-    'xmit_hold',
-    'fragment',
-    'xmit',
-    'ack_xmit',
-    'qdisc_enqueue',
-    'qdisc_dequeue',
-    'qdisc_bypass',
-    'requeue',
-    'qdisc_drop',
-    'drop',
-    'qdisc_throttle',
-    'ring_post',
-    'tx_completion',
-    'queue_stop',
-    'queue_wake',
-    'wire_tx',
-    'wire_rx',
-    'tcp_wfree',
-    'ack_rcvd',
-    'delack_sched',
-    'rcv_data',
-    'established',
-  ] as const;
-  const op = new Uint8Array(schema.kinds.length).fill(255);
-  OPS.forEach((name, i) => {
-    const code = K[name];
-    if (code >= 0) op[code] = i;
-  });
+  private sendmsgWait(r: number, t: number, sk: number, base: number): void {
+    const gate = this.V[base + this.f.waitGate]!;
+    this.rowReason[r] = gate;
+    if (sk >= 0) this.app.push(sk, t, APP_SLEEPING + gate);
+  }
 
-  for (let r = 0; r < rows; r++) {
-    const k = cols.kind[r]!;
-    const t = cols.t[r]!;
-    const h = cols.host[r]!;
-    const rawSk = cols.sk[r]!;
-    const sk = rawSk === noSock ? -1 : rawSk;
-    const base = r * stride;
-    if (sk >= 0) rowFlow[r] = flowOf[sk] ?? -1;
-    switch (op[k]) {
-      case 0 /* sendmsg */:
-        if (sk >= 0) {
-          lastCall[sk] = t;
-          sends[sk] = 1;
-          // A recording has no sendmsg_done: whether the writer is in send() is not recorded.
-          if (!recording) app.push(sk, t, APP_WRITING);
-        }
-        break;
-      case 1 /* sendmsg_wait */:
-        rowReason[r] = V[base + fWait]!;
-        if (sk >= 0) app.push(sk, t, APP_SLEEPING + V[base + fWait]!);
-        break;
-      case 2 /* write_space */:
-        if (sk >= 0) app.push(sk, t, APP_WRITING);
-        break;
-      case 3 /* sendmsg_done */:
-        if (sk >= 0) app.push(sk, t, APP_IDLE);
-        break;
-      case 4 /* cpu_wait */:
-        if (sk >= 0) cpuWaits.push(new SkInterval(sk, t, t + V[base]!));
-        break;
-      case 5 /* sendmsg_copy */: {
-        if (recording && sk >= 0) {
-          // A recorded iteration of tcp_sendmsg_locked: its socket sends (no sendmsg row).
-          sends[sk] = 1;
-          lastCall[sk] = t;
-        }
-        const id = V[base + fCopy.skb]!;
-        let i = skbById.get(id);
-        if (i === undefined) {
-          i = newSkb(id, sk, t, Number.isNaN(lastCall[sk] ?? NaN) ? t : lastCall[sk]!, -1);
-          S.seqStart.a[i] = V[base + fCopy.seq]!;
-        }
-        S.seqEnd.a[i] = V[base + fCopy.end]!;
-        S.sizeGoal.a[i] = V[base + fCopy.goal]!;
-        const len = V[base + fCopy.len]!;
-        skbEvent(i, r, len >= V[base + fCopy.goal]! ? SKB_FULL : SKB_FILLING, len);
-        if (sk >= 0) {
-          copies.push(sk, t, V[base + fCopy.seq]!, V[base + fCopy.end]!);
-          if (V[base + fCopy.end]! > writeSeq[sk]!) {
-            writeSeq[sk] = V[base + fCopy.end]!;
-            pushNotsent(sk, t);
-          }
-        }
-        break;
+  private copy(r: number, t: number, sk: number, base: number): void {
+    const { V, S, lastCall } = this;
+    const f = this.f.copy;
+    if (this.recording && sk >= 0) {
+      // A recorded iteration of tcp_sendmsg_locked: its socket sends (no sendmsg row).
+      this.sends[sk] = 1;
+      lastCall[sk] = t;
+    }
+    const id = V[base + f.skb]!;
+    let i = this.skbById.get(id);
+    if (i === undefined) {
+      i = this.newSkb(id, sk, t, Number.isNaN(lastCall[sk] ?? NaN) ? t : lastCall[sk]!, -1);
+      S.seqStart.a[i] = V[base + f.seq]!;
+    }
+    S.seqEnd.a[i] = V[base + f.end]!;
+    S.sizeGoal.a[i] = V[base + f.goal]!;
+    const len = V[base + f.len]!;
+    this.skbEvent(i, r, len >= V[base + f.goal]! ? SKB_FULL : SKB_FILLING, len);
+    if (sk >= 0) {
+      this.copies.push(sk, t, V[base + f.seq]!, V[base + f.end]!);
+      if (V[base + f.end]! > this.writeSeq[sk]!) {
+        this.writeSeq[sk] = V[base + f.end]!;
+        this.pushNotsent(sk, t);
       }
-      case 6 /* autocork */: {
-        const i = skbById.get(V[base + fCork.skb]!);
-        if (i !== undefined) skbEvent(i, r, SKB_AUTOCORKED, V[base + fCork.len]!);
-        if (sk >= 0) {
-          wmemNow[sk] = V[base + fCorkWmem]!;
-          wmem.push(sk, t, wmemNow[sk]!);
-        }
-        break;
-      }
-      case 7 /* xmit_hold */: {
-        const gate = V[base + fHold.gate]!;
-        rowReason[r] = gate;
-        const id = V[base + fHold.skb]!;
-        let i = skbById.get(id);
-        if (i === undefined && sk >= 0) {
-          // An skb made before the trace window opened.
-          i = newSkb(id, sk, t, t, -1);
-          S.seqStart.a[i] = V[base + fHold.seq]!;
-          S.seqEnd.a[i] = V[base + fHold.end]!;
-        }
-        if (i !== undefined) {
-          skbEvent(i, r, SKB_HELD + gate, V[base + fHold.end]! - V[base + fHold.seq]!);
-        }
-        break;
-      }
-      case 8 /* fragment */: {
-        const i = skbById.get(V[base + fFrag.skb]!);
-        if (i === undefined) break;
-        const len = V[base + fFrag.len]!;
-        const rest = V[base + fFrag.rest]!;
-        const start = S.seqStart.a[i]!;
-        skbEvent(i, r, SKB_SPLIT, len);
-        const j = newSkb(V[base + fFrag.newSkb]!, S.sk.a[i]!, t, S.tWrite.a[i]!, i);
-        S.seqStart.a[j] = start + len;
-        S.seqEnd.a[j] = start + len + rest;
-        S.sizeGoal.a[j] = S.sizeGoal.a[i]!;
-        S.seqEnd.a[i] = start + len;
-        skbEvent(j, r, SKB_FILLING, rest);
-        break;
-      }
-      case 9 /* xmit */: {
-        const p = newPkt(V[base + fXmit.pkt]!, r, PKT_DATA);
-        const seq = V[base + fXmit.seq]!;
-        const end = V[base + fXmit.end]!;
-        const skbId = V[base + fXmit.skb]!;
-        P.skb.a[p] = skbId;
-        P.seq.a[p] = seq;
-        P.endSeq.a[p] = end;
-        P.segs.a[p] = V[base + fXmit.segs]!;
-        P.len.a[p] = V[base + fXmit.len]!;
-        P.truesize.a[p] = V[base + fXmit.truesize]!;
-        P.tXmit.a[p] = t;
-        let i = skbById.get(skbId);
-        if (i === undefined && sk >= 0) {
-          i = newSkb(skbId, sk, t, t, -1);
-          S.seqStart.a[i] = seq;
-          S.seqEnd.a[i] = end;
-        }
-        if (i !== undefined) {
-          skbEvent(i, r, SKB_SENT, end - seq);
-          if (Number.isNaN(S.tSent.a[i]!)) S.tSent.a[i] = t;
-        }
-        if (sk >= 0) {
-          xmits.push(sk, t, seq, end, V[base + fXmit.segs]!, V[base + fXmit.len]!);
-          wmemNow[sk] = wmemNow[sk]! + V[base + fXmit.truesize]!;
-          wmem.push(sk, t, wmemNow[sk]!);
-          if (end > sndNxt[sk]!) {
-            sndNxt[sk] = end;
-            pushNotsent(sk, t);
-          }
-        }
-        break;
-      }
-      case 10 /* ack_xmit */: {
-        rowReason[r] = 100 + V[base + fAckX.reason]!;
-        const p = newPkt(V[base + fAckX.pkt]!, r, PKT_ACK);
-        P.ack.a[p] = V[base + fAckX.ack]!;
-        P.tXmit.a[p] = t;
-        if (sk >= 0 && pendingDelack[sk]! >= 0) {
-          // Sending an ACK clears the delayed-ACK timer (inet_csk_clear_xmit_timer).
-          delackRows[pendingDelack[sk]!]!.end = t;
-          pendingDelack[sk] = -1;
-        }
-        break;
-      }
-      case 11 /* qdisc_enqueue */: {
-        const p = pkt(V[base + fEnq.pkt]!, r);
-        if (Number.isNaN(P.tEnq.a[p]!)) P.tEnq.a[p] = t;
-        P.tDeq.a[p] = NaN;
-        const backlog = V[base + fEnq.backlog]!;
-        // The packet's qdisc bytes: the backlog's growth at its enqueue.
-        const grown = backlog - qBacklog[h]!;
-        const bytes = Number.isNaN(grown) ? P.len.a[p]! : grown;
-        qLen.set(p, bytes);
-        if (Number.isNaN(P.len.a[p]!)) P.len.a[p] = bytes;
-        qBacklog[h] = backlog;
-        break;
-      }
-      case 12 /* qdisc_dequeue */: {
-        const p = pkt(V[base + fDeqPkt]!, r);
-        P.tDeq.a[p] = t;
-        if (!Number.isNaN(qBacklog[h]!)) qBacklog[h] = qBacklog[h]! - (qLen.get(p) ?? 0);
-        break;
-      }
-      case 13 /* qdisc_bypass */: {
-        const p = pkt(V[base + fBypassPkt]!, r);
-        P.tEnq.a[p] = t;
-        P.tDeq.a[p] = t;
-        break;
-      }
-      case 14 /* requeue */: {
-        const p = pkt(V[base + fRequeuePkt]!, r);
-        P.tDeq.a[p] = NaN;
-        if (!Number.isNaN(qBacklog[h]!)) qBacklog[h] = qBacklog[h]! + (qLen.get(p) ?? 0);
-        break;
-      }
-      case 15 /* qdisc_drop */:
-      case 16 /* drop */: {
-        const p = pkt(V[base + (k === K.drop ? fDropPkt : fQdropPkt)]!, r);
-        P.dropped.a[p] = 1;
-        P.tDone.a[p] = t;
-        if (k === K.qdisc_drop && !Number.isNaN(qBacklog[h]!)) {
-          qBacklog[h] = qBacklog[h]! - (qLen.get(p) ?? 0);
-        }
-        break;
-      }
-      case 17 /* qdisc_throttle */:
-        if (sk >= 0) throttles.push(new SkInterval(sk, t, V[base + fThrottle]!));
-        break;
-      case 18 /* ring_post */: {
-        const p = pkt(V[base + fRing.pkt]!, r);
-        if (Number.isNaN(P.tRing.a[p]!)) P.tRing.a[p] = t;
-        const used = V[base + fRing.used]!;
-        ringFifo[h]!.push(new RingEntry(p, Math.max(1, used - ringUsed[h]!)));
-        ringUsed[h] = used;
-        break;
-      }
-      case 19 /* tx_completion */: {
-        // The TX ring completes in order: the oldest `descs` descriptors are the ones freed.
-        let descs = V[base + fComp.descs]!;
-        ringUsed[h] = Math.max(0, ringUsed[h]! - descs);
-        const fifo = ringFifo[h]!;
-        while (descs > 0 && ringHead[h]! < fifo.length) {
-          const head = fifo[ringHead[h]!]!;
-          if (head.descs <= descs) {
-            descs -= head.descs;
-            if (Number.isNaN(P.tDone.a[head.pkt]!)) P.tDone.a[head.pkt] = t;
-            ringHead[h]!++;
-          } else {
-            head.descs -= descs;
-            descs = 0;
-          }
-        }
-        break;
-      }
-      case 20 /* queue_stop */:
-        rowReason[r] = V[base + fStop]!;
-        if (openStop[h] === null) {
-          openStop[h] = t;
-          openStopGate[h] = V[base + fStop]!;
-        }
-        break;
-      case 21 /* queue_wake */:
-        rowReason[r] = V[base + fWake]!;
-        if (openStop[h] !== null) {
-          stops.push(new QueueStop(h, openStop[h]!, t, openStopGate[h]!));
-          openStop[h] = null;
-        }
-        break;
-      case 22 /* wire_tx */: {
-        const p = pkt(V[base + fWire.pkt]!, r);
-        if (Number.isNaN(P.tWire.a[p]!)) P.tWire.a[p] = t;
-        const end = V[base + fWire.end]!;
-        if (!(P.tWireEnd.a[p]! >= end)) P.tWireEnd.a[p] = end;
-        P.segs.a[p] = Math.max(P.segs.a[p]!, V[base + fWire.segs]!);
-        break;
-      }
-      case 23 /* wire_rx */: {
-        const p = pkt(V[base + fRxPkt]!, r);
-        P.tRx.a[p] = t;
-        break;
-      }
-      case 24 /* tcp_wfree */: {
-        const p = pkt(V[base + fWfree.pkt]!, r);
-        if (Number.isNaN(P.tDone.a[p]!)) P.tDone.a[p] = t;
-        if (sk >= 0) {
-          wmemNow[sk] = V[base + fWfree.wmem]!;
-          wmem.push(sk, t, wmemNow[sk]!);
-        }
-        break;
-      }
-      case 25 /* ack_rcvd */:
-        if (sk >= 0) {
-          acks.push(
-            sk,
-            t,
-            V[base + fAck.ack]!,
-            V[base + fAck.cwnd]!,
-            V[base + fAck.ssthresh]!,
-            V[base + fAck.srtt]!,
-            V[base + fAck.pacing]!,
-            V[base + fAck.out]!,
-            V[base + fAck.acked]!,
-          );
-          pacing.push(sk, t, V[base + fAck.pacing]!);
-          if (V[base + fAck.ack]! > sndUna[sk]!) {
-            sndUna[sk] = V[base + fAck.ack]!;
-            pushNotsent(sk, t);
-          }
-        }
-        break;
-      case 26 /* delack_sched */:
-        if (sk >= 0) {
-          const due = V[base + fDelack]!;
-          if (pendingDelack[sk]! >= 0) {
-            const prev = delackRows[pendingDelack[sk]!]!;
-            prev.end = Math.min(prev.end, t);
-          }
-          pendingDelack[sk] = delackRows.length;
-          delackRows.push(new DelackRow(sk, t, due));
-        }
-        break;
-      case 27 /* rcv_data */:
-        if (sk >= 0) rcv.push(sk, t, V[base + fRcv]!);
-        break;
-      case 28 /* established */:
-        if (sk >= 0) {
-          mss[sk] = V[base + fEst]!;
-          pacing.push(sk, t, V[base + fEstPacing]!);
-        }
-        break;
-      default:
-        break;
     }
   }
-  for (let h = 0; h < nHost; h++) {
-    if (openStop[h] !== null) stops.push(new QueueStop(h, openStop[h]!, to, openStopGate[h]!));
+
+  private autocork(r: number, t: number, sk: number, base: number): void {
+    const f = this.f.cork;
+    const i = this.skbById.get(this.V[base + f.skb]!);
+    if (i !== undefined) this.skbEvent(i, r, SKB_AUTOCORKED, this.V[base + f.len]!);
+    if (sk >= 0) {
+      this.wmemNow[sk] = this.V[base + f.wmem]!;
+      this.wmem.push(sk, t, this.wmemNow[sk]!);
+    }
   }
-  for (const d of delackRows) delack.push(d.sk, d.t, d.end, d.due);
 
-  const socks: Sockets = {
-    n: nSock,
-    acks: acks.done(),
-    xmits: xmits.done(),
-    copies: copies.done(),
-    wmem: wmem.done(),
-    notsent: notsent.done(),
-    pacing: pacing.done(),
-    app: app.done(),
-    delack: delack.done(),
-    rcv: rcv.done(),
-    sends,
-    mss,
-  };
+  private hold(r: number, t: number, sk: number, base: number): void {
+    const { V, S } = this;
+    const f = this.f.hold;
+    const gate = V[base + f.gate]!;
+    this.rowReason[r] = gate;
+    const id = V[base + f.skb]!;
+    let i = this.skbById.get(id);
+    if (i === undefined && sk >= 0) {
+      // An skb made before the trace window opened.
+      i = this.newSkb(id, sk, t, t, -1);
+      S.seqStart.a[i] = V[base + f.seq]!;
+      S.seqEnd.a[i] = V[base + f.end]!;
+    }
+    if (i !== undefined) {
+      this.skbEvent(i, r, SKB_HELD + gate, V[base + f.end]! - V[base + f.seq]!);
+    }
+  }
 
-  // ---- packets: acked, start and end ----
+  private fragment(r: number, t: number, base: number): void {
+    const { V, S } = this;
+    const f = this.f.frag;
+    const i = this.skbById.get(V[base + f.skb]!);
+    if (i === undefined) return;
+    const len = V[base + f.len]!;
+    const rest = V[base + f.rest]!;
+    const start = S.seqStart.a[i]!;
+    this.skbEvent(i, r, SKB_SPLIT, len);
+    const j = this.newSkb(V[base + f.newSkb]!, S.sk.a[i]!, t, S.tWrite.a[i]!, i);
+    S.seqStart.a[j] = start + len;
+    S.seqEnd.a[j] = start + len + rest;
+    S.sizeGoal.a[j] = S.sizeGoal.a[i]!;
+    S.seqEnd.a[i] = start + len;
+    this.skbEvent(j, r, SKB_FILLING, rest);
+  }
+
+  private xmit(r: number, t: number, sk: number, base: number): void {
+    const { V, P, S } = this;
+    const f = this.f.xmit;
+    const p = this.newPkt(V[base + f.pkt]!, r, PKT_DATA);
+    const seq = V[base + f.seq]!;
+    const end = V[base + f.end]!;
+    const skbId = V[base + f.skb]!;
+    P.skb.a[p] = skbId;
+    P.seq.a[p] = seq;
+    P.endSeq.a[p] = end;
+    P.segs.a[p] = V[base + f.segs]!;
+    P.len.a[p] = V[base + f.len]!;
+    P.truesize.a[p] = V[base + f.truesize]!;
+    P.tXmit.a[p] = t;
+    let i = this.skbById.get(skbId);
+    if (i === undefined && sk >= 0) {
+      i = this.newSkb(skbId, sk, t, t, -1);
+      S.seqStart.a[i] = seq;
+      S.seqEnd.a[i] = end;
+    }
+    if (i !== undefined) {
+      this.skbEvent(i, r, SKB_SENT, end - seq);
+      if (Number.isNaN(S.tSent.a[i]!)) S.tSent.a[i] = t;
+    }
+    if (sk >= 0) {
+      this.xmits.push(sk, t, seq, end, V[base + f.segs]!, V[base + f.len]!);
+      this.wmemNow[sk] = this.wmemNow[sk]! + V[base + f.truesize]!;
+      this.wmem.push(sk, t, this.wmemNow[sk]!);
+      if (end > this.sndNxt[sk]!) {
+        this.sndNxt[sk] = end;
+        this.pushNotsent(sk, t);
+      }
+    }
+  }
+
+  private ackXmit(r: number, t: number, sk: number, base: number): void {
+    const f = this.f.ackX;
+    this.rowReason[r] = 100 + this.V[base + f.reason]!;
+    const p = this.newPkt(this.V[base + f.pkt]!, r, PKT_ACK);
+    this.P.ack.a[p] = this.V[base + f.ack]!;
+    this.P.tXmit.a[p] = t;
+    if (sk >= 0 && this.pendingDelack[sk]! >= 0) {
+      // Sending an ACK clears the delayed-ACK timer (inet_csk_clear_xmit_timer).
+      this.delackRows[this.pendingDelack[sk]!]!.end = t;
+      this.pendingDelack[sk] = -1;
+    }
+  }
+
+  private enqueue(r: number, t: number, h: number, base: number): void {
+    const P = this.P;
+    const f = this.f.enq;
+    const p = this.pkt(this.V[base + f.pkt]!, r);
+    if (Number.isNaN(P.tEnq.a[p]!)) P.tEnq.a[p] = t;
+    P.tDeq.a[p] = NaN;
+    const backlog = this.V[base + f.backlog]!;
+    // The packet's qdisc bytes: the backlog's growth at its enqueue.
+    const grown = backlog - this.qBacklog[h]!;
+    const bytes = Number.isNaN(grown) ? P.len.a[p]! : grown;
+    this.qLen.set(p, bytes);
+    if (Number.isNaN(P.len.a[p]!)) P.len.a[p] = bytes;
+    this.qBacklog[h] = backlog;
+  }
+
+  private dequeue(r: number, t: number, h: number, base: number): void {
+    const p = this.pkt(this.V[base + this.f.deqPkt]!, r);
+    this.P.tDeq.a[p] = t;
+    const q = this.qBacklog;
+    if (!Number.isNaN(q[h]!)) q[h] = q[h]! - (this.qLen.get(p) ?? 0);
+  }
+
+  private bypass(r: number, t: number, base: number): void {
+    const p = this.pkt(this.V[base + this.f.bypassPkt]!, r);
+    this.P.tEnq.a[p] = t;
+    this.P.tDeq.a[p] = t;
+  }
+
+  private requeue(r: number, h: number, base: number): void {
+    const p = this.pkt(this.V[base + this.f.requeuePkt]!, r);
+    this.P.tDeq.a[p] = NaN;
+    const q = this.qBacklog;
+    if (!Number.isNaN(q[h]!)) q[h] = q[h]! + (this.qLen.get(p) ?? 0);
+  }
+
+  /** A packet dropped (by the qdisc, whose backlog it leaves, or elsewhere). */
+  private drop(r: number, t: number, h: number, id: number, inQdisc: boolean): void {
+    const p = this.pkt(id, r);
+    this.P.dropped.a[p] = 1;
+    this.P.tDone.a[p] = t;
+    const q = this.qBacklog;
+    if (inQdisc && !Number.isNaN(q[h]!)) q[h] = q[h]! - (this.qLen.get(p) ?? 0);
+  }
+
+  private ringPost(r: number, t: number, h: number, base: number): void {
+    const f = this.f.ring;
+    const p = this.pkt(this.V[base + f.pkt]!, r);
+    if (Number.isNaN(this.P.tRing.a[p]!)) this.P.tRing.a[p] = t;
+    const used = this.V[base + f.used]!;
+    this.ringFifo[h]!.push(new RingEntry(p, Math.max(1, used - this.ringUsed[h]!)));
+    this.ringUsed[h] = used;
+  }
+
+  private txCompletion(t: number, h: number, base: number): void {
+    const done = this.P.tDone.a;
+    // The TX ring completes in order: the oldest `descs` descriptors are the ones freed.
+    let descs = this.V[base + this.f.compDescs]!;
+    this.ringUsed[h] = Math.max(0, this.ringUsed[h]! - descs);
+    const fifo = this.ringFifo[h]!;
+    while (descs > 0 && this.ringHead[h]! < fifo.length) {
+      const head = fifo[this.ringHead[h]!]!;
+      if (head.descs <= descs) {
+        descs -= head.descs;
+        if (Number.isNaN(done[head.pkt]!)) done[head.pkt] = t;
+        this.ringHead[h]!++;
+      } else {
+        head.descs -= descs;
+        descs = 0;
+      }
+    }
+  }
+
+  private queueStop(r: number, t: number, h: number, base: number): void {
+    const gate = this.V[base + this.f.stopGate]!;
+    this.rowReason[r] = gate;
+    if (this.openStop[h] === null) {
+      this.openStop[h] = t;
+      this.openStopGate[h] = gate;
+    }
+  }
+
+  private queueWake(r: number, t: number, h: number, base: number): void {
+    this.rowReason[r] = this.V[base + this.f.wakeGate]!;
+    const open = this.openStop[h] ?? null;
+    if (open !== null) {
+      this.stops.push(new QueueStop(h, open, t, this.openStopGate[h]!));
+      this.openStop[h] = null;
+    }
+  }
+
+  private wireTx(r: number, t: number, base: number): void {
+    const { V, P } = this;
+    const f = this.f.wire;
+    const p = this.pkt(V[base + f.pkt]!, r);
+    if (Number.isNaN(P.tWire.a[p]!)) P.tWire.a[p] = t;
+    const end = V[base + f.end]!;
+    if (!(P.tWireEnd.a[p]! >= end)) P.tWireEnd.a[p] = end;
+    P.segs.a[p] = Math.max(P.segs.a[p]!, V[base + f.segs]!);
+  }
+
+  private wfree(r: number, t: number, sk: number, base: number): void {
+    const f = this.f.wfree;
+    const p = this.pkt(this.V[base + f.pkt]!, r);
+    if (Number.isNaN(this.P.tDone.a[p]!)) this.P.tDone.a[p] = t;
+    if (sk >= 0) {
+      this.wmemNow[sk] = this.V[base + f.wmem]!;
+      this.wmem.push(sk, t, this.wmemNow[sk]!);
+    }
+  }
+
+  private ackRcvd(t: number, sk: number, base: number): void {
+    const V = this.V;
+    const f = this.f.ack;
+    this.acks.push(
+      sk,
+      t,
+      V[base + f.ack]!,
+      V[base + f.cwnd]!,
+      V[base + f.ssthresh]!,
+      V[base + f.srtt]!,
+      V[base + f.pacing]!,
+      V[base + f.out]!,
+      V[base + f.acked]!,
+    );
+    this.pacing.push(sk, t, V[base + f.pacing]!);
+    if (V[base + f.ack]! > this.sndUna[sk]!) {
+      this.sndUna[sk] = V[base + f.ack]!;
+      this.pushNotsent(sk, t);
+    }
+  }
+
+  private delackSched(t: number, sk: number, base: number): void {
+    const due = this.V[base + this.f.delackTimeout]!;
+    const pending = this.pendingDelack[sk]!;
+    if (pending >= 0) {
+      const prev = this.delackRows[pending]!;
+      prev.end = Math.min(prev.end, t);
+    }
+    this.pendingDelack[sk] = this.delackRows.length;
+    this.delackRows.push(new DelackRow(sk, t, due));
+  }
+}
+
+/** The time of the first ACK of socket `sk` at or past `endSeq`, or NaN. */
+function ackedAt(acks: Series, sk: number, endSeq: number): number {
+  // ACKs of one socket are cumulative and in time order.
+  const [a, b] = groupRange(acks, sk);
+  let lo = a;
+  let hi = b;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (acks.v[mid * 7]! < endSeq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < b ? acks.t[lo]! : NaN;
+}
+
+/** The packets of the row pass, each with its acknowledgement, start and end. */
+function packetsOf(pass: RowPass, acks: Series, from: number, recording: boolean): Packets {
+  const P = pass.P;
   const nPkt = P.id.n;
   const packets: Packets = {
     n: nPkt,
@@ -1163,38 +1343,43 @@ export function deriveRun(
     tStart: nan(nPkt),
     tEnd: nan(nPkt),
   };
-  const ackedAt = (sk: number, endSeq: number): number => {
-    // ACKs of one socket are cumulative and in time order: the first at or past endSeq.
-    const [a, b] = groupRange(socks.acks, sk);
-    let lo = a;
-    let hi = b;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (socks.acks.v[mid * 7]! < endSeq) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < b ? socks.acks.t[lo]! : NaN;
-  };
   for (let p = 0; p < nPkt; p++) {
     if (packets.type[p] === PKT_DATA && packets.sk[p]! >= 0) {
-      packets.tAcked[p] = ackedAt(packets.sk[p]!, packets.endSeq[p]!);
+      packets.tAcked[p] = ackedAt(acks, packets.sk[p]!, packets.endSeq[p]!);
     }
     if (recording) recordedPath(packets, p);
-    let start = Infinity;
-    for (const a of [packets.tXmit, packets.tEnq, packets.tRing, packets.tWire]) {
-      if (a[p]! < start) start = a[p]!;
-    }
-    let end = -Infinity;
-    for (const a of [packets.tRx, packets.tDone, packets.tWireEnd]) {
-      if (a[p]! > end) end = a[p]!;
-    }
+    const start = least(packets.tXmit[p]!, packets.tEnq[p]!, packets.tRing[p]!, packets.tWire[p]!);
+    let end = greatest(packets.tRx[p]!, packets.tDone[p]!, packets.tWireEnd[p]!);
     const lost = packets.dropped[p] === 1;
     if (!lost && Number.isNaN(packets.tRx[p]!)) end = Infinity; // still on its way at the end
     packets.tStart[p] = start === Infinity ? from : start;
     packets.tEnd[p] = end === -Infinity ? Infinity : end;
   }
+  return packets;
+}
 
-  // ---- skbs: CSR of events, freeing ACK ----
+/** The least of the four that are not NaN (Infinity when all are). */
+function least(a: number, b: number, c: number, d: number): number {
+  let m = Infinity;
+  if (a < m) m = a;
+  if (b < m) m = b;
+  if (c < m) m = c;
+  if (d < m) m = d;
+  return m;
+}
+
+/** The greatest of the three that are not NaN (-Infinity when all are). */
+function greatest(a: number, b: number, c: number): number {
+  let m = -Infinity;
+  if (a > m) m = a;
+  if (b > m) m = b;
+  if (c > m) m = c;
+  return m;
+}
+
+/** The skbs of the row pass, their events CSR by skb, each with the ACK that freed it. */
+function skbsOf(pass: RowPass, acks: Series): Skbs {
+  const { S, skbEv } = pass;
   const nSkb = S.id.n;
   const evN = skbEv.skb.n;
   const evOff = new Uint32Array(nSkb + 1);
@@ -1229,44 +1414,62 @@ export function deriveRun(
   };
   for (let i = 0; i < nSkb; i++) {
     if (skbs.sk[i]! >= 0 && !Number.isNaN(skbs.tSent[i]!)) {
-      skbs.tFreed[i] = ackedAt(skbs.sk[i]!, skbs.seqEnd[i]!);
+      skbs.tFreed[i] = ackedAt(acks, skbs.sk[i]!, skbs.seqEnd[i]!);
     }
   }
+  return skbs;
+}
 
-  // ---- spans ----
+/** Derive the run model. `cols` and `samples` are kept (not copied) in the result. */
+export function deriveRun(
+  cols: TraceColumns,
+  summary: SessionSummary,
+  samples: Float64Array,
+  schema: TraceSchema,
+  options: DeriveOptions = {},
+): RunModel {
+  const recording = options.recording === true;
+  const from = summary.fromNs;
+  const to = summary.toNs;
+  const f = rowFields(schema);
+  const pass = new RowPass(cols, summary, schema, f, recording);
+  pass.run();
+  const socks = pass.sockets();
+  const packets = packetsOf(pass, socks.acks, from, recording);
+  const skbs = skbsOf(pass, socks.acks);
+
   const spans = deriveSpans({
     skbs,
     packets,
     cols,
     to,
-    stops,
-    throttles,
-    cpuWaits,
+    stops: pass.stops,
+    throttles: pass.throttles,
+    cpuWaits: pass.cpuWaits,
     appSeries: socks.app,
     gates: {
-      pacing: gatePacing,
-      qdisc: gateQdisc,
-      wire: gateWire,
-      peerAck: gatePeerAck,
-      cpu: gateCpu,
+      pacing: gateCode(schema, 'pacing'),
+      qdisc: gateCode(schema, 'qdisc'),
+      wire: gateCode(schema, 'wire'),
+      peerAck: gateCode(schema, 'peer_ack'),
+      cpu: gateCode(schema, 'cpu'),
     },
     nGates: schema.gates.length,
   });
 
-  // ---- charts ----
   const charts = deriveCharts({
     cols,
-    K,
+    K: kindCodes(schema),
     packets,
     socks,
     summary,
-    fAcked: fAck.acked,
-    fAck: fAck.ack,
-    fWireBytes: fWire.bytes,
-    fWireEnd: fWire.end,
-    fHoldB: fHold.b,
-    fHoldGate: fHold.gate,
-    gateTsq,
+    fAcked: f.ack.acked,
+    fAck: f.ack.ack,
+    fWireBytes: f.wire.bytes,
+    fWireEnd: f.wire.end,
+    fHoldB: f.hold.b,
+    fHoldGate: f.hold.gate,
+    gateTsq: gateCode(schema, 'tsq'),
   });
 
   const skbEnd = new Float64Array(skbs.n);
@@ -1285,8 +1488,8 @@ export function deriveRun(
     socks,
     spans,
     charts,
-    rowReason,
-    rowFlow,
+    rowReason: pass.rowReason,
+    rowFlow: pass.rowFlow,
     pktIndex,
     skbIndex,
     timing: { runMs: 0, columnsMs: 0, deriveMs: 0 },
@@ -1582,12 +1785,54 @@ function sentBySeq(packets: Packets, nSock: number) {
   };
 }
 
+/** The time charts' bins over the run's window. */
+interface ChartBins {
+  from: number;
+  to: number;
+  bins: number;
+  binNs: number;
+}
+
+/*
+ * The charts' series, each pass a function of its own: V8 optimizes each by itself, rather than
+ * compile one long function's first loop on the fly and throw that code away after it.
+ */
 function deriveCharts(c: ChartInput): Charts {
-  const { cols, K, packets, socks, summary } = c;
+  const { packets, socks, summary } = c;
   const from = summary.fromNs;
   const to = summary.toNs;
   const bins = CHART_BINS;
   const binNs = Math.max(1, (to - from) / bins);
+  const b: ChartBins = { from, to, bins, binNs };
+  const rows = chartRows(c, b);
+  const queues = queueOccupancy(packets, summary.result.host_names.length, b);
+  const sockets = socketMaxima(socks, b);
+  const sizes = sizeHistograms(packets);
+  return {
+    from,
+    binNs,
+    bins,
+    ackedBytes: rows.ackedBytes,
+    ackedHostBytes: rows.ackedHostBytes,
+    ackedSentFrom: rows.ackedSentFrom,
+    ackedSentTo: rows.ackedSentTo,
+    wireBytes: rows.wireBytes,
+    linkBps: rows.linkBps,
+    serializeMaxNs: rows.serializeMaxNs,
+    qdiscBytes: queues.qdiscBytes,
+    nicBytes: queues.nicBytes,
+    wmemMax: sockets.wmemMax,
+    notsentMax: sockets.notsentMax,
+    inflightMax: sockets.inflightMax,
+    tsqLimit: rows.tsqLimit,
+    segsHist: sizes.segsHist,
+    lenHist: sizes.lenHist,
+  };
+}
+
+/** What the charts read from the rows: bytes acknowledged and serialized, TSQ limits. */
+function chartRows(c: ChartInput, { from, bins, binNs }: ChartBins) {
+  const { cols, K, packets, socks, summary } = c;
   const nSock = socks.n;
   const nHost = summary.result.host_names.length;
   const ackedBytes = new Float64Array(nSock * bins);
@@ -1599,11 +1844,6 @@ function deriveCharts(c: ChartInput): Charts {
   const serializeMaxNs = new Float64Array(nHost);
   const linkFromBytes = new Float64Array(nHost);
   const sent = sentBySeq(packets, nSock);
-  const qdiscBytes = new Float64Array(nHost * bins);
-  const nicBytes = new Float64Array(nHost * bins);
-  const wmemMax = new Float64Array(nSock * bins);
-  const notsentMax = new Float64Array(nSock * bins);
-  const inflightMax = new Float64Array(nSock * bins);
   const tsqLimit = new Float64Array(nSock * bins).fill(NaN);
   const binOf = (t: number) => Math.min(bins - 1, Math.max(0, Math.floor((t - from) / binNs)));
   const stride = cols.stride;
@@ -1647,35 +1887,71 @@ function deriveCharts(c: ChartInput): Charts {
       if (!(tsqLimit[i]! >= limit)) tsqLimit[i] = limit;
     }
   }
-  // Occupancy: a sum that changes at each packet's entry and exit, as a sorted list of steps.
-  const occupancy = (out: Float64Array, host: number, enter: Float64Array, leave: Float64Array) => {
-    const steps: [number, number][] = [];
-    for (let p = 0; p < packets.n; p++) {
-      if (packets.host[p] !== host || Number.isNaN(enter[p]!)) continue;
-      const bytes = packets.len[p]!;
-      if (!(bytes > 0)) continue;
-      steps.push([enter[p]!, bytes]);
-      const l = Number.isNaN(leave[p]!) ? Infinity : leave[p]!;
-      if (l !== Infinity) steps.push([l, -bytes]);
-    }
-    steps.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-    let level = 0;
-    for (let i = 0; i < steps.length; i++) {
-      level += steps[i]![1];
-      const a = steps[i]![0];
-      const b = i + 1 < steps.length ? steps[i + 1]![0] : to;
-      maxOver(out, host * bins, from, binNs, bins, a, b, level);
-    }
+  return {
+    ackedBytes,
+    ackedHostBytes,
+    ackedSentFrom,
+    ackedSentTo,
+    wireBytes,
+    linkBps,
+    serializeMaxNs,
+    tsqLimit,
   };
+}
+
+/** Max bytes in each host's qdisc and NIC TX ring per bin. */
+function queueOccupancy(packets: Packets, nHost: number, b: ChartBins) {
+  const qdiscBytes = new Float64Array(nHost * b.bins);
+  const nicBytes = new Float64Array(nHost * b.bins);
   const qLeave = new Float64Array(packets.n);
   for (let p = 0; p < packets.n; p++) {
     const d = packets.tDeq[p]!;
     qLeave[p] = Number.isNaN(d) && packets.dropped[p] === 1 ? packets.tDone[p]! : d;
   }
   for (let h = 0; h < nHost; h++) {
-    occupancy(qdiscBytes, h, packets.tEnq, qLeave);
-    occupancy(nicBytes, h, packets.tRing, packets.tDone);
+    occupancy(qdiscBytes, packets, h, packets.tEnq, qLeave, b);
+    occupancy(nicBytes, packets, h, packets.tRing, packets.tDone, b);
   }
+  return { qdiscBytes, nicBytes };
+}
+
+/**
+ * The bytes of `host`'s packets between their `enter` and `leave`, max per bin into `out`: a sum
+ * that changes at each packet's entry and exit, as a sorted list of steps.
+ */
+function occupancy(
+  out: Float64Array,
+  packets: Packets,
+  host: number,
+  enter: Float64Array,
+  leave: Float64Array,
+  { from, to, bins, binNs }: ChartBins,
+): void {
+  const steps: [number, number][] = [];
+  for (let p = 0; p < packets.n; p++) {
+    if (packets.host[p] !== host || Number.isNaN(enter[p]!)) continue;
+    const bytes = packets.len[p]!;
+    if (!(bytes > 0)) continue;
+    steps.push([enter[p]!, bytes]);
+    const l = Number.isNaN(leave[p]!) ? Infinity : leave[p]!;
+    if (l !== Infinity) steps.push([l, -bytes]);
+  }
+  steps.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let level = 0;
+  for (let i = 0; i < steps.length; i++) {
+    level += steps[i]![1];
+    const a = steps[i]![0];
+    const b = i + 1 < steps.length ? steps[i + 1]![0] : to;
+    maxOver(out, host * bins, from, binNs, bins, a, b, level);
+  }
+}
+
+/** Each socket's max memory, unsent bytes and bytes in flight per bin. */
+function socketMaxima(socks: Sockets, { from, to, bins, binNs }: ChartBins) {
+  const nSock = socks.n;
+  const wmemMax = new Float64Array(nSock * bins);
+  const notsentMax = new Float64Array(nSock * bins);
+  const inflightMax = new Float64Array(nSock * bins);
   for (let s = 0; s < nSock; s++) {
     const [a, b] = groupRange(socks.wmem, s);
     for (let j = a; j < b; j++) {
@@ -1692,6 +1968,11 @@ function deriveCharts(c: ChartInput): Charts {
       maxOver(inflightMax, s * bins, from, binNs, bins, t0, t1, N.v[j * 2 + 1]!);
     }
   }
+  return { wmemMax, notsentMax, inflightMax };
+}
+
+/** Data packets by segments (1..64) and by size (`LEN_EDGES`). */
+function sizeHistograms(packets: Packets) {
   const segsHist = new Float64Array(65);
   const lenHist = new Float64Array(LEN_EDGES.length - 1);
   for (let p = 0; p < packets.n; p++) {
@@ -1702,24 +1983,5 @@ function deriveCharts(c: ChartInput): Charts {
     bin = Math.min(lenHist.length - 1, Math.max(0, bin));
     lenHist[bin]!++;
   }
-  return {
-    from,
-    binNs,
-    bins,
-    ackedBytes,
-    ackedHostBytes,
-    ackedSentFrom,
-    ackedSentTo,
-    wireBytes,
-    linkBps,
-    serializeMaxNs,
-    qdiscBytes,
-    nicBytes,
-    wmemMax,
-    notsentMax,
-    inflightMax,
-    tsqLimit,
-    segsHist,
-    lenHist,
-  };
+  return { segsHist, lenHist };
 }

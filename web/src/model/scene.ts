@@ -3,10 +3,10 @@
 // delayed-ACK timers run, and which events just happened (drawn as fading pulses). Pure data,
 // computed per animation frame from the run model; the canvas drawer only paints it.
 
-import type { TraceSchema } from './catalog';
+import type { KindCodes, TraceSchema } from './catalog';
 import { fieldIndex, kindCodes } from './catalog';
 import { APP_IDLE, bucketAt, lastAtOrBefore, PKT_ACK, SKB_SENT, type RunModel } from './derive';
-import { rowAtOrBefore } from './trace';
+import { rowAtOrBefore, type TraceColumns } from './trace';
 
 /** One socket that sends data, and where its bytes go. */
 export interface Lane {
@@ -65,20 +65,6 @@ export function sceneContext(model: RunModel, schema: TraceSchema, qdisc: string
     laneOfSk[l.sk] = i;
     if (laneOfSk[l.peer] === -1) laneOfSk[l.peer] = i;
   });
-  const c = model.cols;
-  const dev: number[] = [];
-  for (let r = 0; r < c.t.length; r++) {
-    const k = c.kind[r]!;
-    if (
-      c.host[r] === host &&
-      (k === codes.ring_post ||
-        k === codes.tx_completion ||
-        k === codes.queue_stop ||
-        k === codes.queue_wake)
-    ) {
-      dev.push(r);
-    }
-  }
   return {
     model,
     host,
@@ -87,7 +73,7 @@ export function sceneContext(model: RunModel, schema: TraceSchema, qdisc: string
     laneOfSk,
     perFlowQdisc: qdisc === 'fq' || qdisc === 'fq_codel',
     loopback: nHost === 1,
-    devRows: Uint32Array.from(dev),
+    devRows: deviceRows(model.cols, host, codes),
     codes,
     f: {
       ringUsed: fieldIndex(schema, 'ring_post', 'ring_used'),
@@ -101,6 +87,28 @@ export function sceneContext(model: RunModel, schema: TraceSchema, qdisc: string
       throttleUntil: fieldIndex(schema, 'qdisc_throttle', 'until_ns'),
     },
   };
+}
+
+/**
+ * The rows of `host`'s device (ring posts, completions, queue stops and wakes). A function of
+ * its own: as a loop inside sceneContext, V8 optimized the loop on the fly and threw that code
+ * away at the object built after it, on every run.
+ */
+function deviceRows(c: TraceColumns, host: number, codes: KindCodes): Uint32Array {
+  const dev: number[] = [];
+  for (let r = 0; r < c.t.length; r++) {
+    const k = c.kind[r]!;
+    if (
+      c.host[r] === host &&
+      (k === codes.ring_post ||
+        k === codes.tx_completion ||
+        k === codes.queue_stop ||
+        k === codes.queue_wake)
+    ) {
+      dev.push(r);
+    }
+  }
+  return Uint32Array.from(dev);
 }
 
 /** An event that just happened, drawn as a pulse that fades over `pulseNs`. */
