@@ -54,11 +54,17 @@ def one(name):
                    f"cpu_send {cpu_send:.3f} cpu_sink {cpu_sink:.3f}",
     }
 
-runs = {n: one(n) for n in sys.argv[1:]}
-keys = [k for k in next(iter(runs.values())) if not k.startswith("_")]
-for n, r in runs.items():
-    print(n, r["_counts"])
-print("%-48s" % "" + "".join("%10s" % n[-10:] for n in runs) + "    median")
-for k in keys:
-    vals = [runs[n][k] for n in runs]
-    print("%-48s" % k + "".join("%10.1f" % v for v in vals) + "%10.1f" % statistics.median(vals))
+def report(one, names, width=48):
+    """Each run's counts, then a row per operation: each run's figure and the median."""
+    runs = {n: one(n) for n in names}
+    keys = [k for k in next(iter(runs.values())) if not k.startswith("_")]
+    for n, r in runs.items():
+        print(n, r["_counts"])
+    print("%-*s" % (width, "") + "".join("%10s" % n[-10:] for n in runs) + "    median")
+    for k in keys:
+        vals = [runs[n][k] for n in runs]
+        print("%-*s" % (width, k) + "".join("%10.1f" % v for v in vals)
+              + "%10.1f" % statistics.median(vals))
+
+if __name__ == "__main__":
+    report(one, sys.argv[1:])

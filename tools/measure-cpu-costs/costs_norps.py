@@ -13,7 +13,9 @@ to the process's CPU time (getrusage) and divided by the run's counts: writes, b
 and the wake-up IPIs the receiver's CPU took (CAL interrupts of CPU 1). Prints each run and the
 median over runs.
 """
-import json, re, statistics, sys
+import json, re, sys
+
+from costs import report
 
 def one(name):
     line = open(f"/tmp/run.{name}").read()
@@ -66,11 +68,4 @@ def one(name):
                    f"reads {reads} acks_out {acks_out} wakes {wakes} cpu_send {cpu_send:.3f}",
     }
 
-runs = {n: one(n) for n in sys.argv[1:]}
-keys = [k for k in next(iter(runs.values())) if not k.startswith("_")]
-for n, r in runs.items():
-    print(n, r["_counts"])
-print("%-58s" % "" + "".join("%9s" % n[-9:] for n in runs) + "   median")
-for k in keys:
-    vals = [runs[n][k] for n in runs]
-    print("%-58s" % k + "".join("%9.1f" % v for v in vals) + "%9.1f" % statistics.median(vals))
+report(one, sys.argv[1:], width=58)

@@ -408,10 +408,7 @@ pub fn step(w: &mut World, a: u32) {
             // The call has copied its bytes: its closing tcp_push, then the push's CPU time.
             tcp::tcp_sendmsg_push(w, sk, push);
             w.flush_charges();
-            let app = &w.apps[a as usize];
-            let free = w.cpus[app.host as usize]
-                .core(app.core as usize)
-                .busy_until_ns;
+            let free = core_free(w, a);
             if free > now {
                 w.schedule(free, Event::App(a));
                 return;
@@ -442,13 +439,10 @@ pub fn step(w: &mut World, a: u32) {
         return; // tcp_finish_connect wakes it
     }
     w.flush_charges();
-    let app = &w.apps[a as usize];
-    let core_free = w.cpus[app.host as usize]
-        .core(app.core as usize)
-        .busy_until_ns;
-    if core_free > now {
+    let free = core_free(w, a);
+    if free > now {
         // The core is busy (softirq work, or this thread's own last call): run when it frees.
-        w.schedule(core_free, Event::App(a));
+        w.schedule(free, Event::App(a));
         return;
     }
     let app = &mut w.apps[a as usize];
@@ -475,16 +469,20 @@ pub fn step(w: &mut World, a: u32) {
     }
 }
 
+/// When the core of application `a` is free of the work charged to it so far.
+fn core_free(w: &World, a: u32) -> u64 {
+    let app = &w.apps[a as usize];
+    w.cpus[app.host as usize]
+        .core(app.core as usize)
+        .busy_until_ns
+}
+
 /// After a system call: the next one starts when the application's core is free again (the
 /// call's own cost and any softirq work charged meanwhile), plus the think time.
 fn after_syscall(w: &mut World, a: u32, think_ns: u64) {
     w.flush_charges();
-    let now = w.now_ns;
-    let app = &w.apps[a as usize];
-    let free = w.cpus[app.host as usize]
-        .core(app.core as usize)
-        .busy_until_ns;
-    w.schedule(free.max(now) + think_ns, Event::App(a));
+    let free = core_free(w, a).max(w.now_ns);
+    w.schedule(free + think_ns, Event::App(a));
 }
 
 /// A `send()` that copied everything: the call holds its socket (`lock_sock`) until its CPU
@@ -656,13 +654,8 @@ fn recv_call(w: &mut World, a: u32, len: u64) -> Option<u64> {
 /// The reader holds its socket until its core has done the copy, and comes back then.
 fn hold_socket(w: &mut World, a: u32) {
     w.flush_charges();
-    let now = w.now_ns;
-    let app = &w.apps[a as usize];
-    let free = w.cpus[app.host as usize]
-        .core(app.core as usize)
-        .busy_until_ns
-        .max(now);
-    let sk = app.sk;
+    let free = core_free(w, a).max(w.now_ns);
+    let sk = w.apps[a as usize].sk;
     w.socks[sk as usize].owned_until_ns = free.max(1);
     w.schedule(free, Event::App(a));
 }
