@@ -471,10 +471,7 @@ pub fn step(w: &mut World, a: u32) {
 
 /// When the core of application `a` is free of the work charged to it so far.
 fn core_free(w: &World, a: u32) -> u64 {
-    let app = &w.apps[a as usize];
-    w.cpus[app.host as usize]
-        .core(app.core as usize)
-        .busy_until_ns
+    w.app_core(a).busy_until_ns
 }
 
 /// After a system call: the next one starts when the application's core is free again (the

@@ -159,10 +159,9 @@ impl World {
                 Some(waker) => now.max(self.core_of(waker).busy_until_ns),
                 None => now,
             };
-            let app = &self.apps[wake.app as usize];
-            let cpu = &self.cpus[app.host as usize];
-            let idle_ns = at.saturating_sub(cpu.core(app.core as usize).busy_until_ns);
-            let (latency_ns, ipi_ns) = cpu.costs.wake_up(idle_ns);
+            let idle_ns = at.saturating_sub(self.app_core(wake.app).busy_until_ns);
+            let host = self.apps[wake.app as usize].host;
+            let (latency_ns, ipi_ns) = self.cpus[host as usize].costs.wake_up(idle_ns);
             if let Some(waker) = wake.waker {
                 if ipi_ns > 0 {
                     self.charge_sock(waker, ipi_ns);
@@ -192,9 +191,13 @@ impl World {
 
     /// The core of the application that owns socket `sk`.
     fn core_of(&self, sk: SockId) -> &crate::sim::cpu::Core {
-        let tp = &self.stack.socks[sk as usize];
-        let app = &self.apps[tp.app as usize];
-        self.cpus[tp.host as usize].core(app.core as usize)
+        self.app_core(self.stack.socks[sk as usize].app)
+    }
+
+    /// The core application `a` runs on.
+    pub fn app_core(&self, a: u32) -> &crate::sim::cpu::Core {
+        let app = &self.apps[a as usize];
+        self.cpus[app.host as usize].core(app.core as usize)
     }
 
     #[inline(always)]
