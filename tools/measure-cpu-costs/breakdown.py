@@ -12,6 +12,10 @@ import collections, sys
 GSO = {"skb_segment", "__skb_gso_segment", "tcp_gso_segment", "tcp4_gso_segment",
        "inet_gso_segment", "skb_mac_gso_segment"}
 
+# The contended spinlock's slow path: as the leaf under lock_sock_nested, a wait for the socket.
+SPIN_SLOWPATH = {"__pv_queued_spin_lock_slowpath", "native_queued_spin_lock_slowpath",
+                 "queued_spin_lock_slowpath"}
+
 LAYERS = [
     # Waking a task (sk_data_ready/sk_write_space): with the woken task's CPU halted, the IPI is
     # an x2APIC write that exits to the hypervisor, and the samples of that interrupts-off
@@ -87,6 +91,11 @@ def main():
             layer = "user"
         if GSO.intersection(chain):
             t["gso"] += 1
+            return
+        if chain and chain[0] in SPIN_SLOWPATH and "lock_sock_nested" in chain[1:3]:
+            # lock_sock spinning on sk_lock.slock while a softirq on the other CPU holds it
+            # (bh_lock_sock): the engine models that wait (bh_locked_until_ns), not as a cost.
+            t["sock_lock_spin"] += 1
             return
         for sym in chain:
             hit = next((name for name, syms in LAYERS if sym in syms), None)

@@ -212,6 +212,10 @@ pub struct Stack {
     /// whose context runs the NET_RX softirq, the transmit's instant), for the simulator to
     /// run once that context's CPU work so far is done.
     pub veth_backlogged: Vec<(u16, SockId, u64)>,
+    /// Sockets a receive softirq processed during the current event while it held their
+    /// spinlock (`bh_lock_sock`): (the socket, the socket whose context runs the softirq), for
+    /// the simulator to note until when, once the event's CPU work is on the cores.
+    pub bh_locked: Vec<(SockId, SockId)>,
     /// Each host's CPU cost table.
     costs: Vec<CpuCosts>,
     /// Interval between memory samples, ns.
@@ -324,6 +328,7 @@ impl Stack {
             cpu_charges: Vec::new(),
             wakes: Vec::new(),
             veth_backlogged: Vec::new(),
+            bh_locked: Vec::new(),
             costs,
             sample_ns: 10_000_000,
             tcp_sack_opts: Default::default(),

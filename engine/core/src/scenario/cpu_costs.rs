@@ -234,8 +234,11 @@ impl CpuCosts {
     pub const MEASURED_6_18_EPYC_VM: CpuCosts = CpuCosts {
         // 12 runs: 164..380 ns, median 215.
         syscall_ns: 215,
-        // 12 runs: 242..947 ns, median 462.
-        sendmsg_ns: 462,
+        // 12 runs: 231..866 ns, median 345, without lock_sock's spinning on the socket's
+        // spinlock while a softirq on the other CPU holds it (breakdown.py's sock_lock_spin,
+        // 9..172 ns a call): the engine makes a lock_sock wait for that softirq itself
+        // (`TcpSock::bh_locked_until_ns`). With the wait left in, the median was 462.
+        sendmsg_ns: 345,
         // 128 B: 16..23 ns (12 runs, median 19); the 64 KB runs' copy layer (11 ps/B) misses
         // time that lands under tcp_sendmsg_locked, so the per-byte part keeps the Intel 51.
         copy_call_ns: 12,

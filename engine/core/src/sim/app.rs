@@ -363,6 +363,7 @@ pub fn new_sock(w: &mut World, host: u16, peer_host: u16) -> SockId {
         owned_until_ns: 0,
         send_owned: false,
         send_owned_from_ns: 0,
+        bh_locked_until_ns: 0,
         sk_backlog: Default::default(),
         processing_backlog: false,
         ack_deferred: false,
@@ -451,6 +452,15 @@ pub fn step(w: &mut World, a: u32) {
         app.sleeping = false;
         let c = w.costs(w.apps[a as usize].host).ctx_switch_ns;
         w.charge(sk, c);
+    }
+    // lock_sock, after the system call's entry: a receive softirq on another CPU that holds
+    // the socket (bh_lock_sock) makes it spin on sk_lock.slock until it lets go.
+    let lock_at = now + tcp::syscall_entry_ns(w.costs(w.apps[a as usize].host));
+    let held = w.socks[sk as usize].bh_locked_until_ns;
+    if held > lock_at {
+        w.charge(sk, held - lock_at);
+        after_syscall(w, a, 0);
+        return;
     }
     let app = &mut w.apps[a as usize];
     if app.started_ns.is_none() {
@@ -800,6 +810,42 @@ mod tests {
             owned * 100 < total,
             "the writer held its socket {owned} of {total} ns"
         );
+    }
+
+    #[test]
+    fn lock_sock_spins_while_a_softirq_on_another_cpu_holds_the_socket() {
+        // 128-byte NODELAY writes over a veth, writer and reader on CPUs of their own.
+        let src = "title = \"t\"\nkernel = \"6.18\"\ncpu.model = \"epyc-vm\"\n[link]\nkind = \"veth\"\n[app]\nkind = \"tcp_stream\"\nwrite_size_bytes = 128\n[sim]\nduration_ms = 20\n[socket]\nTCP_NODELAY = 1\n";
+        let mut w = crate::sim::testkit::world(src, crate::trace::Trace::new(false, 0));
+        while w.apps[0].send_calls < 200 || w.socks[0].send_owned {
+            assert!(w.step(), "the writer never got going");
+        }
+        // The ACKs' softirq ran on the reader's CPU and held the writer's socket meanwhile.
+        assert!(
+            w.socks[0].bh_locked_until_ns > 0,
+            "World::note_bh_locked never noted it"
+        );
+        // Between two calls: the next send() starts when the writer's core is free.
+        let free = w.app_core(0).busy_until_ns.max(w.now_ns);
+        w.now_ns = free;
+        let entry = crate::net::ipv4::tcp::syscall_entry_ns(w.costs(w.apps[0].host));
+        let (calls, busy) = (w.apps[0].send_calls, w.app_core(0).busy_total_ns);
+        w.socks[0].bh_locked_until_ns = free + entry + 3_000;
+        super::step(&mut w, 0);
+        w.flush_charges();
+        assert_eq!(
+            w.apps[0].send_calls, calls,
+            "no copy while the softirq holds the socket"
+        );
+        assert_eq!(
+            w.app_core(0).busy_total_ns - busy,
+            3_000,
+            "it spins until the softirq lets go"
+        );
+        // Once the softirq has let go, the call goes on.
+        w.now_ns = w.app_core(0).busy_until_ns;
+        super::step(&mut w, 0);
+        assert_eq!(w.apps[0].send_calls, calls + 1);
     }
 
     #[test]

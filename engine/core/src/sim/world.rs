@@ -119,6 +119,38 @@ impl World {
         if !self.stack.veth_backlogged.is_empty() {
             self.schedule_veth_rx();
         }
+        if !self.stack.bh_locked.is_empty() {
+            self.note_bh_locked();
+        }
+    }
+
+    /// A receive softirq held these sockets' spinlock (`bh_lock_sock`) while it processed a
+    /// segment for them: until the end of its CPU work so far on its core. When that core is
+    /// not the core of the socket's own application, the application's next `lock_sock`
+    /// spins until then (`app::step`); on its own core the work is already ahead of it.
+    ///
+    /// Simplified: the softirq holds the lock for all of the event's work on its core (the
+    /// receive path before the socket included), not from `bh_lock_sock` to `bh_unlock_sock`.
+    #[inline(never)]
+    fn note_bh_locked(&mut self) {
+        let mut locked = std::mem::take(&mut self.stack.bh_locked);
+        for (sk, ctx) in locked.drain(..) {
+            let (a, b) = (
+                self.stack.socks[sk as usize].app,
+                self.stack.socks[ctx as usize].app,
+            );
+            if a as usize >= self.apps.len() || b as usize >= self.apps.len() {
+                continue;
+            }
+            let (app, ctx_app) = (&self.apps[a as usize], &self.apps[b as usize]);
+            if (app.host, app.core) == (ctx_app.host, ctx_app.core) {
+                continue;
+            }
+            let until = self.app_core(b).busy_until_ns;
+            let tp = &mut self.stack.socks[sk as usize];
+            tp.bh_locked_until_ns = tp.bh_locked_until_ns.max(until);
+        }
+        self.stack.bh_locked = locked;
     }
 
     /// Run the NET_RX softirq of each skb a veth put on its peer's backlog when the context

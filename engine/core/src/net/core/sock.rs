@@ -625,6 +625,10 @@ pub struct TcpSock {
     pub send_owned: bool,
     /// When that `send()` took the socket (`lock_sock`, after the system call's entry).
     pub send_owned_from_ns: u64,
+    /// Until when a receive softirq on another CPU holds the socket's spinlock
+    /// (`bh_lock_sock`, from `tcp_v4_rcv` through `tcp_v4_do_rcv`): a `lock_sock` that comes
+    /// meanwhile spins on `sk_lock.slock` until then (`World::note_bh_locked`).
+    pub bh_locked_until_ns: u64,
     pub sk_backlog: VecDeque<Packet>,
     /// The backlog is being processed (`__release_sock`, `__sk_flush_backlog`).
     pub processing_backlog: bool,

@@ -94,6 +94,9 @@ pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
         tp.sk_backlog.push_back(pkt);
         return;
     }
+    // bh_lock_sock held from here to the end of the segment's processing.
+    let ctx = w.softirq_owner.unwrap_or(sk);
+    w.bh_locked.push((sk, ctx));
     tcp_v4_do_rcv(w, sk, pkt);
 }
 
