@@ -29,11 +29,11 @@ impl Stack {
             pkt.for_each_gso_segment(&mut id, |s| frames.push(s));
             self.hosts[to as usize].rx_seg_id = id;
             for f in frames {
-                self.netif_receive(to, f);
+                self.netif_receive(to, &f);
             }
             return;
         }
-        self.netif_receive(to, pkt);
+        self.netif_receive(to, &pkt);
     }
 
     /// A frame sent on host `h`'s loopback is received (`netif_rx` → NET_RX softirq).
@@ -42,7 +42,7 @@ impl Stack {
             .lo_rx
             .pop_front()
             .expect("loopback event without packet");
-        self.netif_receive(h, pkt);
+        self.netif_receive(h, &pkt);
     }
 
     /// The NET_RX softirq takes the oldest skb a veth put on host `h`'s backlog
@@ -57,12 +57,13 @@ impl Stack {
             .expect("veth backlog event without packet");
         let outer = self.softirq_owner;
         self.softirq_owner = (owner != NO_SOCK).then_some(owner);
-        self.netif_receive(h, pkt);
+        self.netif_receive(h, &pkt);
         self.softirq_owner = outer;
     }
 
-    /// `netif_receive_skb` → `ip_rcv` → `tcp_v4_rcv`: the IP MIBs, then TCP.
-    fn netif_receive(&mut self, host: u16, pkt: Packet) {
+    /// `netif_receive_skb` → `ip_rcv` → `tcp_v4_rcv`: the IP MIBs, then TCP. The skb is
+    /// lent, not moved: TCP copies it only to keep it (the socket's backlog).
+    fn netif_receive(&mut self, host: u16, pkt: &Packet) {
         let segs = pkt.gso_segs.max(1) as u64;
         let id = pkt.id;
         self.emit(host, NO_SOCK, || Ev::WireRx { pkt: id, segs });

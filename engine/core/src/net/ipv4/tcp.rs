@@ -472,7 +472,7 @@ fn __release_sock(w: &mut Stack, sk: SockId) {
     w.socks[sk as usize].processing_backlog = true;
     // Popped one by one: the queue keeps its allocation for the next call.
     while let Some(pkt) = w.socks[sk as usize].sk_backlog.pop_front() {
-        crate::net::ipv4::tcp_input::tcp_v4_do_rcv(w, sk, pkt);
+        crate::net::ipv4::tcp_input::tcp_v4_do_rcv(w, sk, &pkt);
     }
     w.socks[sk as usize].processing_backlog = false;
 }

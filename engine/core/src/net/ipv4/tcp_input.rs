@@ -68,7 +68,7 @@ pub const FLAG_CA_ALERT: u32 = FLAG_DATA_SACKED | FLAG_ECE;
 pub const FLAG_FORWARD_PROGRESS: u32 = FLAG_ACKED | FLAG_DATA_SACKED;
 
 /// `tcp_v4_rcv`: a segment reaches its socket.
-pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
+pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: &Packet) {
     let tp = &w.socks[sk as usize];
     let host = tp.host;
     // "Count it even if it's bad": __TCP_INC_STATS(net, TCP_MIB_INSEGS), once per skb, so a
@@ -91,7 +91,7 @@ pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
         // The reader (until its copy is done and it has processed the backlog) or the writer
         // (until its send() returns) holds the socket: tcp_add_backlog, processed in order
         // when it lets go (release_sock).
-        tp.sk_backlog.push_back(pkt);
+        tp.sk_backlog.push_back(pkt.clone());
         return;
     }
     // bh_lock_sock held from here to the end of the segment's processing.
@@ -106,7 +106,7 @@ pub fn tcp_v4_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
 /// receive path before the socket that `tcp_v4_rcv` charged to the softirq, is charged here,
 /// where the segment is processed: in the receive softirq, or, for a segment that waited in
 /// the backlog, by the socket's user in `release_sock`.
-pub fn tcp_v4_do_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
+pub fn tcp_v4_do_rcv(w: &mut Stack, sk: SockId, pkt: &Packet) {
     let host = w.socks[sk as usize].host;
     let c = w.costs(host);
     let cost = if pkt.payload_len() == 0 {
@@ -122,11 +122,11 @@ pub fn tcp_v4_do_rcv(w: &mut Stack, sk: SockId, pkt: Packet) {
     }
     match w.socks[sk as usize].state {
         TcpState::Closed => {}
-        TcpState::SynSent => tcp_rcv_synsent_state_process(w, sk, &pkt),
-        TcpState::SynRecv => tcp_rcv_synrecv(w, sk, &pkt),
-        TcpState::Established => tcp_rcv_established(w, sk, &pkt),
+        TcpState::SynSent => tcp_rcv_synsent_state_process(w, sk, pkt),
+        TcpState::SynRecv => tcp_rcv_synrecv(w, sk, pkt),
+        TcpState::Established => tcp_rcv_established(w, sk, pkt),
         TcpState::FinWait1 | TcpState::FinWait2 | TcpState::Closing => {
-            tcp_rcv_state_process(w, sk, &pkt)
+            tcp_rcv_state_process(w, sk, pkt)
         }
         // The time-wait socket (tcp_timewait_state_process) is not modelled: the model's
         // socket stops at TIME_WAIT.
@@ -1053,7 +1053,11 @@ fn tcp_ack(w: &mut Stack, sk: SockId, pkt: &Packet, with_data: bool) {
     let now = w.now_ns;
     let hz = w.hz;
     // The ACK's SACK blocks (its TCP options, kept beside the packet: see Stack::tcp_sack_opts).
-    let sack = w.tcp_sack_opts.remove(&pkt.id);
+    let sack = if w.tcp_sack_opts.is_empty() {
+        None
+    } else {
+        w.tcp_sack_opts.remove(&pkt.id)
+    };
     let tp = &mut w.socks[sk as usize];
     let host = tp.host;
     let ack = pkt.ack_seq;
@@ -2648,7 +2652,7 @@ mod tests {
         assert!(w.socks[0].snd_una < nxt, "in flight");
         w.socks[0].send_owned = true; // the writer's send() has not returned
         let ack = crate::sim::testkit::peer_ack(&mut w, nxt);
-        tcp_v4_rcv(&mut w, 0, ack);
+        tcp_v4_rcv(&mut w, 0, &ack);
         assert_eq!(w.socks[0].sk_backlog.len(), 1, "tcp_add_backlog");
         assert!(w.socks[0].snd_una < nxt, "not processed yet");
         crate::net::ipv4::tcp::release_sock(&mut w, 0);
@@ -2672,7 +2676,7 @@ mod tests {
                 gso_size: MSS,
                 ..p
             };
-            tcp_v4_rcv(&mut w, 1, p);
+            tcp_v4_rcv(&mut w, 1, &p);
         }
         assert_eq!(w.socks[1].sk_backlog.len(), 3, "tcp_add_backlog");
         assert_eq!(w.socks[1].rcv_nxt, base, "not processed yet");
