@@ -158,6 +158,71 @@ function catalogOf(engine: EngineModule): Catalog {
   return catalogCache;
 }
 
+/** The trace columns of a session's run, as `simulate` derives them. */
+function columnsOf(session: Wasm.WasmSession, catalog: Catalog): TraceColumns {
+  return {
+    t: session.col_t_ns(),
+    host: session.col_host(),
+    sk: session.col_sk(),
+    kind: session.col_kind(),
+    values: session.col_values(),
+    stride: catalog.trace.maxFields,
+  };
+}
+
+// ---- warming up ----
+//
+// A worker's first runs are slow: the engine's wasm runs in its baseline code until V8 has
+// compiled its hot functions again with TurboFan, and derive.ts's JavaScript in the interpreter
+// and Maglev until TurboFan has compiled it (some ten runs of a window on this machine, 5 to 20
+// times as long as warm ones, with the compilers' threads taking the cores besides). The
+// reader's first changes of a control would wait for all that. So once a run is kept and the
+// worker is idle (no request for WARM_IDLE_MS), it runs and derives that window again, for
+// nothing but the compiled code, until a run is no longer faster than the best so far (or
+// WARM_MAX times). A request that arrives meanwhile waits for at most one such run.
+
+/** Runs of the warming, at most. */
+const WARM_MAX = 12;
+/** How long the worker must have been idle before each one, ms. */
+const WARM_IDLE_MS = 200;
+/** performance.now() of the last request's arrival or answer, and the requests being answered. */
+const activity = { last: 0, inFlight: 0 };
+let warming: 'cold' | 'warming' | 'done' = 'cold';
+
+/** Runs and derives the window `r` again at idle times, to warm the code up (once a worker). */
+function warmUpLater(engine: EngineModule, r: FirstRunRequest): void {
+  if (warming !== 'cold') return;
+  warming = 'warming';
+  let left = WARM_MAX;
+  let best = Infinity;
+  let notFaster = 0;
+  const tick = () => {
+    if (left <= 0 || notFaster >= 3) {
+      warming = 'done';
+      return;
+    }
+    const wait = WARM_IDLE_MS - (performance.now() - activity.last);
+    if (activity.inFlight > 0 || wait > 0) {
+      setTimeout(tick, Math.max(wait, 20));
+      return;
+    }
+    left--;
+    const t0 = performance.now();
+    try {
+      const run = runWindow(engine, r);
+      run.session.free();
+      deriveRun(run.cols, run.summary, run.samples, catalogOf(engine).trace);
+    } catch {
+      left = 0;
+    }
+    const ms = performance.now() - t0;
+    notFaster = ms < 0.9 * best ? 0 : notFaster + 1;
+    best = Math.min(best, ms);
+    setTimeout(tick, 0);
+  };
+  setTimeout(tick, WARM_IDLE_MS);
+}
+
 /** An interactive run's window run through: its session (kept for `describe`) and its output. */
 interface WindowRun {
   session: Wasm.WasmSession;
@@ -195,14 +260,7 @@ function runWindow(engine: EngineModule, r: FirstRunRequest): WindowRun {
     }
     const t1 = performance.now();
     const summary = JSON.parse(session.summary()) as SessionSummary;
-    const cols: TraceColumns = {
-      t: session.col_t_ns(),
-      host: session.col_host(),
-      sk: session.col_sk(),
-      kind: session.col_kind(),
-      values: session.col_values(),
-      stride: catalog.trace.maxFields,
-    };
+    const cols = columnsOf(session, catalog);
     const t2 = performance.now();
     const samples = session.samples();
     return {
@@ -257,6 +315,7 @@ export const siteHandlers: Handlers<Exclude<Verb, ConformVerb>> = {
       model.timing = { runMs: run.runMs, columnsMs: run.columnsMs, deriveMs: run.deriveMs() };
       sessions.get(r.side)?.free();
       sessions.set(r.side, run.session);
+      warmUpLater(engine, r);
       return model;
     } catch (err) {
       run.session.free();
@@ -267,6 +326,7 @@ export const siteHandlers: Handlers<Exclude<Verb, ConformVerb>> = {
     const run = runWindow(engine, r);
     sessions.get(r.side)?.free();
     sessions.set(r.side, run.session);
+    warmUpLater(engine, r);
     return null;
   },
   describe: (_engine, _ctx, side, rows) => {
@@ -423,7 +483,12 @@ export function serveEngine(
       console.error('engine worker: ignoring a message that is not a request', data);
       return;
     }
-    void answer(data);
+    activity.last = performance.now();
+    activity.inFlight++;
+    void answer(data).finally(() => {
+      activity.last = performance.now();
+      activity.inFlight--;
+    });
   });
 
   async function answer(req: Request): Promise<void> {
