@@ -176,12 +176,19 @@ function columnsOf(session: Wasm.WasmSession, catalog: Catalog): TraceColumns {
 // compiled its hot functions again with TurboFan, and derive.ts's JavaScript in the interpreter
 // and Maglev until TurboFan has compiled it (some ten runs of a window on this machine, 5 to 20
 // times as long as warm ones, with the compilers' threads taking the cores besides). The
-// reader's first changes of a control would wait for all that. So once a run is kept and the
-// worker is idle (no request for WARM_IDLE_MS), it runs and derives that window again, for
-// nothing but the compiled code, until a run is no longer faster than the best so far (or
-// WARM_MAX times). A request that arrives meanwhile waits for at most one such run.
+// reader's first changes of a control would wait for all that (and a change's own run is too
+// short to get the wasm compiled soon). So once a run is kept and the worker is idle (no request
+// for WARM_IDLE_MS), it runs that configuration on without a trace for WARM_EVENTS events, a
+// slice at a time, then runs and derives the window again, for nothing but the compiled code,
+// until a run is no longer faster than the best so far (or WARM_MAX times). A request that
+// arrives meanwhile waits for at most one slice or one such run.
 
-/** Runs of the warming, at most. */
+/** Events of the warming's run without a trace, and of each of its slices. */
+const WARM_EVENTS = 3_000_000;
+const WARM_SLICE = 100_000;
+/** Rows of each run of the window the warming describes. */
+const WARM_DESCRIBED = 200;
+/** Runs of the window in the warming, at most. */
 const WARM_MAX = 12;
 /** How long the worker must have been idle before each one, ms. */
 const WARM_IDLE_MS = 200;
@@ -196,6 +203,8 @@ function warmUpLater(engine: EngineModule, r: FirstRunRequest): void {
   let left = WARM_MAX;
   let best = Infinity;
   let notFaster = 0;
+  let long: Wasm.WasmSession | null = null;
+  let events = 0;
   const tick = () => {
     if (left <= 0 || notFaster >= 3) {
       warming = 'done';
@@ -206,11 +215,31 @@ function warmUpLater(engine: EngineModule, r: FirstRunRequest): void {
       setTimeout(tick, Math.max(wait, 20));
       return;
     }
+    if (events < WARM_EVENTS) {
+      try {
+        long ??= openSession(engine, fullRun(r));
+        events += WARM_SLICE;
+        if (long.advance(WARM_SLICE)) events = WARM_EVENTS;
+      } catch {
+        events = WARM_EVENTS;
+      }
+      if (events >= WARM_EVENTS) long?.free();
+      setTimeout(tick, 0);
+      return;
+    }
     left--;
     const t0 = performance.now();
     try {
+      // What a change asks of the worker: the configuration's check, the run, its derivation
+      // and the words of some of its rows (the decision log's).
+      siteHandlers.scenarioInfo(engine, { progress: () => {} }, r);
       const run = runWindow(engine, r);
-      run.session.free();
+      try {
+        const rows = Math.min(run.cols.t.length, WARM_DESCRIBED);
+        run.session.describe(Uint32Array.from({ length: rows }, (_, i) => i));
+      } finally {
+        run.session.free();
+      }
       deriveRun(run.cols, run.summary, run.samples, catalogOf(engine).trace);
     } catch {
       left = 0;
