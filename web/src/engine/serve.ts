@@ -177,8 +177,8 @@ function columnsOf(session: Wasm.WasmSession, catalog: Catalog): TraceColumns {
 // and Maglev until TurboFan has compiled it (some ten runs of a window on this machine, 5 to 20
 // times as long as warm ones, with the compilers' threads taking the cores besides). The
 // reader's first changes of a control would wait for all that (and a change's own run is too
-// short to get the wasm compiled soon). So once a run is kept and the worker is idle (no request
-// for WARM_IDLE_MS), it runs that configuration on without a trace for WARM_EVENTS events, a
+// short to get the wasm compiled soon). So when the page asks (`warmUp`, the simulator's page
+// once its first run is in), at idle times (no request for WARM_IDLE_MS), the worker runs that configuration on without a trace for WARM_EVENTS events, a
 // slice at a time, then runs and derives the window again, for nothing but the compiled code,
 // until a run is no longer faster than the best so far (or WARM_MAX times). A request that
 // arrives meanwhile waits for at most one slice or one such run.
@@ -344,7 +344,6 @@ export const siteHandlers: Handlers<Exclude<Verb, ConformVerb>> = {
       model.timing = { runMs: run.runMs, columnsMs: run.columnsMs, deriveMs: run.deriveMs() };
       sessions.get(r.side)?.free();
       sessions.set(r.side, run.session);
-      warmUpLater(engine, r);
       return model;
     } catch (err) {
       run.session.free();
@@ -355,6 +354,9 @@ export const siteHandlers: Handlers<Exclude<Verb, ConformVerb>> = {
     const run = runWindow(engine, r);
     sessions.get(r.side)?.free();
     sessions.set(r.side, run.session);
+    return null;
+  },
+  warmUp: (engine, _ctx, r) => {
     warmUpLater(engine, r);
     return null;
   },
