@@ -10,6 +10,7 @@ import { defineConfig } from 'vite';
 import { csp } from './scripts/vite-plugin-csp.ts';
 import { engineRebuild } from './scripts/vite-plugin-engine.ts';
 import { firstRun } from './scripts/vite-plugin-first-run.ts';
+import { lessonAb } from './scripts/vite-plugin-lesson-ab.ts';
 import { offline } from './scripts/vite-plugin-offline.ts';
 
 // Port of `vite preview` (Playwright's web server). scripts/test.mjs picks a free one so that
@@ -92,7 +93,7 @@ export default defineConfig({
     __SENDPATH_VERSION__: JSON.stringify(buildVersion()),
     __SENDPATH_CONFORM__: JSON.stringify(conformScenarios()),
   },
-  plugins: [react(), engineRebuild(), firstRun(), csp(), offline()],
+  plugins: [react(), engineRebuild(), firstRun(), lessonAb(), csp(), offline()],
   server: {
     port: 5173,
     watch: {

@@ -58,7 +58,7 @@ export function App({
   /** Show the prerendered first run (the landing page; SiteStore's option `firstRun`). */
   firstRun?: boolean;
 }) {
-  const [store] = useState(() => new SiteStore(location.search, { firstRun }));
+  const [store] = useState(() => new SiteStore(location.search, { firstRun, warmUp: true }));
   const [clock] = useState(() => new Clock());
   useEffect(() => {
     void store.start();

@@ -279,6 +279,11 @@ export class SiteStore {
        * reading it and it is this page's run; the engine loads once the page is interactive.
        */
       firstRun?: boolean;
+      /**
+       * Have each engine warm its code up once its first run is in (the verb `warmUp`): a
+       * page with controls, whose reader's first changes would otherwise run cold.
+       */
+      warmUp?: boolean;
     } = {},
   ) {
     const { state, problems } = readUrl(search);
@@ -1199,6 +1204,18 @@ export class SiteStore {
         this.set({ state: { ...this.snap.state, toNs: model.summary.toNs } });
         this.writeUrl('replace', this.snap.state);
       }
+      if (this.opts.warmUp && !this.warmed.has(engine)) {
+        this.warmed.add(engine);
+        engine
+          .call('warmUp', {
+            ...req,
+            side,
+            fromNs: model.summary.fromNs,
+            toNs: model.summary.toNs,
+            calibrateEvents: CALIBRATE_EVENTS,
+          })
+          .catch(() => {});
+      }
       const catalog = this.snap.catalog!;
       const view = this.snap[side];
       this.setSide(side, {
@@ -1383,6 +1400,9 @@ export class SiteStore {
     const toNs = this.snap.a.model?.summary.toNs ?? null;
     return this.pcapJobs.call('pcap', { ...req, toNs, frames, snaplen: 128 });
   }
+
+  /** The engines asked to warm up (`opts.warmUp`). */
+  private warmed = new WeakSet<EngineBridge>();
 
   /** The run summary's workers, one per side (started with the first summary). */
   private summaryJobs: Partial<Record<Side, EngineBridge>> = {};

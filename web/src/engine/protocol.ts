@@ -93,6 +93,12 @@ export interface Verbs {
    */
   keepRun: { args: [request: SimulateRequest]; result: null };
   /**
+   * Warms the worker's code up on this window at idle times (serve.ts, `warmUpLater`): the
+   * simulator's page asks once its first run is in, so that the reader's first changes of a
+   * control do not run in the engine's and the derivation's baseline code. Once a worker.
+   */
+  warmUp: { args: [request: SimulateRequest]; result: null };
+  /**
    * Rows of the last `simulate` of `side` in words ("<kernel function>: <decision>"), with the
    * running `TcpExtTCPAutoCorking` count of each counted autocork.
    */

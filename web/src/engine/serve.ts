@@ -130,6 +130,22 @@ function fullRun(r: SideRequest): SessionRequest {
   };
 }
 
+/**
+ * Resolves after the messages already queued for this worker have been handled: a long job
+ * awaits it between slices. A MessageChannel's message, not setTimeout(0): nested timers are
+ * clamped to 4 ms each, which cost a long run (some 50 slices) a fifth of a second.
+ */
+function nextMessages(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
 /** Events per slice of a long run: between slices the job reports progress. */
 const EVENTS_PER_SLICE = 200_000;
 
@@ -140,6 +156,100 @@ let catalogCache: Catalog | null = null;
 function catalogOf(engine: EngineModule): Catalog {
   catalogCache ??= JSON.parse(exportOf(engine, 'engine_catalog')()) as Catalog;
   return catalogCache;
+}
+
+/** The trace columns of a session's run, as `simulate` derives them. */
+function columnsOf(session: Wasm.WasmSession, catalog: Catalog): TraceColumns {
+  return {
+    t: session.col_t_ns(),
+    host: session.col_host(),
+    sk: session.col_sk(),
+    kind: session.col_kind(),
+    values: session.col_values(),
+    stride: catalog.trace.maxFields,
+  };
+}
+
+// ---- warming up ----
+//
+// A worker's first runs are slow: the engine's wasm runs in its baseline code until V8 has
+// compiled its hot functions again with TurboFan, and derive.ts's JavaScript in the interpreter
+// and Maglev until TurboFan has compiled it (some ten runs of a window on this machine, 5 to 20
+// times as long as warm ones, with the compilers' threads taking the cores besides). The
+// reader's first changes of a control would wait for all that (and a change's own run is too
+// short to get the wasm compiled soon). So when the page asks (`warmUp`, the simulator's page
+// once its first run is in), at idle times (no request for WARM_IDLE_MS), the worker runs that configuration on without a trace for WARM_EVENTS events, a
+// slice at a time, then runs and derives the window again, for nothing but the compiled code,
+// until a run is no longer faster than the best so far (or WARM_MAX times). A request that
+// arrives meanwhile waits for at most one slice or one such run.
+
+/** Events of the warming's run without a trace, and of each of its slices. */
+const WARM_EVENTS = 3_000_000;
+const WARM_SLICE = 100_000;
+/** Rows of each run of the window the warming describes. */
+const WARM_DESCRIBED = 200;
+/** Runs of the window in the warming, at most. */
+const WARM_MAX = 12;
+/** How long the worker must have been idle before each one, ms. */
+const WARM_IDLE_MS = 200;
+/** performance.now() of the last request's arrival or answer, and the requests being answered. */
+const activity = { last: 0, inFlight: 0 };
+let warming: 'cold' | 'warming' | 'done' = 'cold';
+
+/** Runs and derives the window `r` again at idle times, to warm the code up (once a worker). */
+function warmUpLater(engine: EngineModule, r: FirstRunRequest): void {
+  if (warming !== 'cold') return;
+  warming = 'warming';
+  let left = WARM_MAX;
+  let best = Infinity;
+  let notFaster = 0;
+  let long: Wasm.WasmSession | null = null;
+  let events = 0;
+  const tick = () => {
+    if (left <= 0 || notFaster >= 3) {
+      warming = 'done';
+      return;
+    }
+    const wait = WARM_IDLE_MS - (performance.now() - activity.last);
+    if (activity.inFlight > 0 || wait > 0) {
+      setTimeout(tick, Math.max(wait, 20));
+      return;
+    }
+    if (events < WARM_EVENTS) {
+      try {
+        long ??= openSession(engine, fullRun(r));
+        events += WARM_SLICE;
+        if (long.advance(WARM_SLICE)) events = WARM_EVENTS;
+      } catch {
+        events = WARM_EVENTS;
+      }
+      if (events >= WARM_EVENTS) long?.free();
+      setTimeout(tick, 0);
+      return;
+    }
+    left--;
+    const t0 = performance.now();
+    try {
+      // What a change asks of the worker: the configuration's check, the run, its derivation
+      // and the words of some of its rows (the decision log's).
+      siteHandlers.scenarioInfo(engine, { progress: () => {} }, r);
+      const run = runWindow(engine, r);
+      try {
+        const rows = Math.min(run.cols.t.length, WARM_DESCRIBED);
+        run.session.describe(Uint32Array.from({ length: rows }, (_, i) => i));
+      } finally {
+        run.session.free();
+      }
+      deriveRun(run.cols, run.summary, run.samples, catalogOf(engine).trace);
+    } catch {
+      left = 0;
+    }
+    const ms = performance.now() - t0;
+    notFaster = ms < 0.9 * best ? 0 : notFaster + 1;
+    best = Math.min(best, ms);
+    setTimeout(tick, 0);
+  };
+  setTimeout(tick, WARM_IDLE_MS);
 }
 
 /** An interactive run's window run through: its session (kept for `describe`) and its output. */
@@ -179,14 +289,7 @@ function runWindow(engine: EngineModule, r: FirstRunRequest): WindowRun {
     }
     const t1 = performance.now();
     const summary = JSON.parse(session.summary()) as SessionSummary;
-    const cols: TraceColumns = {
-      t: session.col_t_ns(),
-      host: session.col_host(),
-      sk: session.col_sk(),
-      kind: session.col_kind(),
-      values: session.col_values(),
-      stride: catalog.trace.maxFields,
-    };
+    const cols = columnsOf(session, catalog);
     const t2 = performance.now();
     const samples = session.samples();
     return {
@@ -253,6 +356,10 @@ export const siteHandlers: Handlers<Exclude<Verb, ConformVerb>> = {
     sessions.set(r.side, run.session);
     return null;
   },
+  warmUp: (engine, _ctx, r) => {
+    warmUpLater(engine, r);
+    return null;
+  },
   describe: (_engine, _ctx, side, rows) => {
     const session = sessions.get(side);
     if (!session) throw new Error(`no run of side ${side} to describe`);
@@ -270,7 +377,7 @@ export const siteHandlers: Handlers<Exclude<Verb, ConformVerb>> = {
       while (!session.advance(EVENTS_PER_SLICE)) {
         ctx.progress(session.now_ns(), end);
         // Let other messages in between slices.
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await nextMessages();
       }
       ctx.progress(end, end);
       const metrics: Record<string, number | null> = {};
@@ -329,7 +436,7 @@ export const siteHandlers: Handlers<Exclude<Verb, ConformVerb>> = {
       while (!run.advance(EVENTS_PER_SLICE)) {
         ctx.progress(run.now_ns(), end);
         // Let other messages in between slices.
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await nextMessages();
       }
       ctx.progress(end, end);
       return JSON.parse(run.finish()) as RunSummary;
@@ -407,7 +514,12 @@ export function serveEngine(
       console.error('engine worker: ignoring a message that is not a request', data);
       return;
     }
-    void answer(data);
+    activity.last = performance.now();
+    activity.inFlight++;
+    void answer(data).finally(() => {
+      activity.last = performance.now();
+      activity.inFlight--;
+    });
   });
 
   async function answer(req: Request): Promise<void> {
