@@ -49,10 +49,8 @@ pub enum Event {
     App(u32),
     /// The oldest packet on link `n` reaches the far end.
     Arrive(u16),
-    /// A packet sent on a host's loopback is received (`netif_rx` → NET_RX softirq).
-    Loopback(u16),
-    /// A packet a veth forwarded to host `n` is received (`__netif_rx` → NET_RX softirq, in the
-    /// context of the task that transmitted it).
+    /// A packet a veth forwarded to host `n`, or host `n`'s loopback sent, is received
+    /// (`__netif_rx` → NET_RX softirq, in the context of the task that transmitted it).
     VethRx(u16),
     /// A device timer (qdisc watchdog, wire, TX-completion interrupt).
     Dev(u16, DevTimer),
@@ -131,14 +129,13 @@ pub struct Host {
     pub mib: Mibs,
     /// The link this host transmits on (none on loopback).
     pub link_out: Option<u16>,
-    /// Packets sent on loopback waiting for the NET_RX softirq.
-    pub lo_rx: VecDeque<Packet>,
     /// Ids for the skbs a GSO packet is cut into on arrival when GRO is off (`ethtool.gro`).
     pub rx_seg_id: u64,
     /// The other end of this host's veth pair, on a `veth` link without a forwarder.
     pub veth_peer: Option<u16>,
-    /// Packets the peer's `veth_xmit` put on this host's backlog, each with the socket whose
-    /// task runs the NET_RX softirq that receives it (the sender's CPU pays for it).
+    /// Packets the peer's `veth_xmit` (or this host's `loopback_xmit`) put on this host's
+    /// backlog, each with the socket whose task runs the NET_RX softirq that receives it (the
+    /// sender's CPU pays for it).
     pub veth_rx: VecDeque<(Packet, SockId)>,
     /// When the last of them is processed (the backlog runs in order).
     pub veth_rx_last_ns: u64,
@@ -289,7 +286,6 @@ impl Stack {
                 dev,
                 mib: Mibs::default(),
                 link_out,
-                lo_rx: VecDeque::new(),
                 veth_peer: (cfg.link.veth && !cfg.link.forwarder).then_some(((i + 1) % n) as u16),
                 rx_seg_id: RX_SEG_ID_BASE + ((i as u64) << 36),
                 veth_rx: VecDeque::new(),

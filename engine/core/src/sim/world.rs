@@ -265,7 +265,6 @@ impl World {
         match ev {
             Event::App(a) => app::step(self, a),
             Event::Arrive(l) => k.link_arrive(l),
-            Event::Loopback(h) => k.loopback_rx(h),
             Event::VethRx(h) => k.veth_rx(h),
             Event::Dev(h, timer) => k.dev_timer(h, timer),
             Event::Delack(sk) => tcp_timer::tcp_delack_timer(k, sk),

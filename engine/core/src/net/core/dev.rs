@@ -913,7 +913,9 @@ impl NetDevice {
         out.timers.push((end, DevTimer::WireDone));
     }
 
-    /// `loopback_xmit`: `skb_orphan` (the destructor runs now) and `__netif_rx` to this host.
+    /// `loopback_xmit`: `skb_orphan` (the destructor runs now) and `__netif_rx` to this host's
+    /// backlog; its NET_RX runs in the transmitting context once that context's CPU work so far
+    /// is done, as a veth's (`World::schedule_veth_rx`).
     fn loopback_xmit(&mut self, pkt: Packet, now_ns: u64, out: &mut DevOut, trace: &mut Trace) {
         out.cpu_ns += self.costs.loopback_xmit_ns;
         trace.tap(self.host, now_ns, &pkt); // dev_queue_xmit_nit: the capture tap

@@ -36,16 +36,8 @@ impl Stack {
         self.netif_receive(to, &pkt);
     }
 
-    /// A frame sent on host `h`'s loopback is received (`netif_rx` → NET_RX softirq).
-    pub fn loopback_rx(&mut self, h: u16) {
-        let pkt = self.hosts[h as usize]
-            .lo_rx
-            .pop_front()
-            .expect("loopback event without packet");
-        self.netif_receive(h, &pkt);
-    }
-
-    /// The NET_RX softirq takes the oldest skb a veth put on host `h`'s backlog
+    /// The NET_RX softirq takes the oldest skb a veth (or host `h`'s loopback) put on host `h`'s
+    /// backlog
     /// (`process_backlog` → `__netif_receive_skb`), in the context of the task whose transmit
     /// raised it: on Linux it runs on that task's CPU when `__dev_queue_xmit` re-enables bottom
     /// halves, so every CPU cost of the receive, and of what it transmits in turn (an ACK, a

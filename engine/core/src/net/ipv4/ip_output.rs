@@ -113,9 +113,11 @@ impl Stack {
             }
             match self.hosts[host as usize].link_out {
                 None => {
-                    // loopback_xmit → netif_rx: received by this host in the NET_RX softirq.
-                    self.hosts[host as usize].lo_rx.push_back(pkt);
-                    self.schedule(t, Event::Loopback(host));
+                    // loopback_xmit → __netif_rx: this CPU's backlog, whose NET_RX runs in the
+                    // context that transmitted, as a veth's does.
+                    let owner = self.softirq_owner.unwrap_or(pkt.sk);
+                    self.hosts[host as usize].veth_rx.push_back((pkt, owner));
+                    self.veth_backlogged.push((host, owner, t));
                 }
                 Some(l) if self.links[l as usize].bottleneck.is_some() => {
                     self.bottleneck_rcv(l, t, pkt);
