@@ -99,26 +99,18 @@ impl Stack {
     }
 
     /// The frames a device put on its wire ([`DevOut::to_wire`]) go to the peer: over the
-    /// link (through its router), to this host again (loopback), or onto the veth peer's
-    /// backlog.
+    /// link (through its router), or onto a backlog: the veth peer's, or this host's again
+    /// (loopback).
     fn put_on_wire(&mut self, host: u16, out: &mut DevOut) {
         for (t, pkt) in out.to_wire.drain(..) {
             if let Some(peer) = self.hosts[host as usize].veth_peer {
-                // veth_forward_skb → __netif_rx: the peer's backlog; its NET_RX runs in the
-                // context that transmitted (a veth softirq's, or the sending socket's task).
-                let owner = self.softirq_owner.unwrap_or(pkt.sk);
-                self.hosts[peer as usize].veth_rx.push_back((pkt, owner));
-                self.veth_backlogged.push((peer, owner, t));
+                // veth_forward_skb → __netif_rx: the peer's backlog.
+                self.netif_rx(peer, t, pkt);
                 continue;
             }
             match self.hosts[host as usize].link_out {
-                None => {
-                    // loopback_xmit → __netif_rx: this CPU's backlog, whose NET_RX runs in the
-                    // context that transmitted, as a veth's does.
-                    let owner = self.softirq_owner.unwrap_or(pkt.sk);
-                    self.hosts[host as usize].veth_rx.push_back((pkt, owner));
-                    self.veth_backlogged.push((host, owner, t));
-                }
+                // loopback_xmit → __netif_rx: this host's backlog.
+                None => self.netif_rx(host, t, pkt),
                 Some(l) if self.links[l as usize].bottleneck.is_some() => {
                     self.bottleneck_rcv(l, t, pkt);
                 }
@@ -129,6 +121,15 @@ impl Stack {
                 }
             }
         }
+    }
+
+    /// `__netif_rx`: `pkt`, transmitted at `t`, onto host `to`'s backlog; its NET_RX runs in the
+    /// context that transmitted (a softirq's, or the sending socket's task) once that context's
+    /// CPU work so far is done (`World::schedule_veth_rx`).
+    fn netif_rx(&mut self, to: u16, t: u64, pkt: Packet) {
+        let owner = self.softirq_owner.unwrap_or(pkt.sk);
+        self.hosts[to as usize].veth_rx.push_back((pkt, owner));
+        self.veth_backlogged.push((to, owner, t));
     }
 
     /// A frame that left the NIC at `t` reaches the bottleneck router of link `l`: each frame
